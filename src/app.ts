@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import type { Hono } from "hono";
+import type { Config } from "./config.js";
+import type { AnyAction } from "./core/action.js";
+import { Catalog } from "./core/catalog.js";
+import { createCursorCodec } from "./core/cursor.js";
+import type { Clock, ServiceDeps } from "./core/deps.js";
+import { Service } from "./core/service.js";
+import { serverInstructions } from "./prompts.js";
+import { openDatabase } from "./store/db.js";
+import { migrate } from "./store/migrate.js";
+import { settingOrCreate } from "./store/settings.js";
+import { createHttpApp } from "./transports/http/http-app.js";
+import type { HttpEnv } from "./transports/http/http-env.js";
+import { McpHttpHandler } from "./transports/http/mcp-http.js";
+import { actions as productActions } from "../tools/index.js";
+
+export interface AppOptions {
+  /** The action catalog; defaults to the product's tools. */
+  actions?: readonly AnyAction[];
+  clock?: Clock;
+}
+
+/** A wired pks: store, service, and the HTTP app (MCP + REST). */
+export interface App {
+  readonly deps: ServiceDeps;
+  readonly service: Service;
+  readonly http: Hono<HttpEnv>;
+  readonly mcp: McpHttpHandler;
+  close(): Promise<void>;
+}
+
+/** The one place everything is wired: opens and migrates the store, builds the service and transports. */
+export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
+  const db = await openDatabase({ url: config.dbUrl, authToken: config.dbAuthToken });
+  try {
+    await migrate(db);
+    const secret = await settingOrCreate(db, "cursor_secret", () => randomBytes(32).toString("base64url"));
+    const deps: ServiceDeps = { config, db, clock: options.clock ?? Date.now, cursors: createCursorCodec(secret) };
+    const service = new Service(deps, new Catalog(options.actions ?? productActions));
+    const mcp = new McpHttpHandler({ service, instructions: serverInstructions() });
+    const http = createHttpApp({ service, mcp });
+    return {
+      deps,
+      service,
+      http,
+      mcp,
+      async close() {
+        await mcp.close();
+        db.close();
+      },
+    };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,66 @@
+import { serve } from "@hono/node-server";
+import type { ServerType } from "@hono/node-server";
+import { Command } from "commander";
+import { createApiKey } from "../access/create-api-key.js";
+import { ensureLocalProject } from "../access/local-project.js";
+import { createApp } from "../app.js";
+import { loadConfig } from "../config.js";
+import { log } from "../logger.js";
+import { PKS_VERSION } from "../version.js";
+import { withStoreOptions } from "./store-options.js";
+
+/** `pks serve --root DIR`: MCP at /mcp and REST at /v1 on one HTTP server. */
+export function serveCommand(): Command {
+  return withStoreOptions(new Command("serve").description("serve a folder over HTTP: MCP at /mcp, REST at /v1"))
+    .option("--host <host>", "address to bind (default 127.0.0.1, or PKS_HOST)")
+    .option("--port <port>", "port (default 8787, or PKS_PORT)")
+    .action(async (o) => {
+      const config = loadConfig(o);
+      const app = await createApp(config);
+      const local = await ensureLocalProject(app.deps.db, config.root);
+      const firstKey = local.created
+        ? await createApiKey(app.deps.db, { userId: local.userId, name: "local owner", projectId: local.projectId })
+        : undefined;
+      const server = await listen(app.http.fetch, config.host, config.port);
+      const address = server.address();
+      const port = typeof address === "object" && address ? address.port : config.port;
+      const base = `http://${config.host.includes(":") ? `[${config.host}]` : config.host}:${port}`;
+      const lines = [
+        `pks ${PKS_VERSION} serving ${config.root}`,
+        `  MCP      ${base}/mcp`,
+        `  REST     ${base}/v1`,
+        `  project  ${local.projectId}`,
+        ...(firstKey
+          ? [`  key      ${firstKey.plaintext}`, "           (owner key bound to this project, shown this once: keep it)"]
+          : ["  key      create one with: pks key create --user local --project " + local.projectId]),
+      ];
+      process.stdout.write(`${lines.join("\n")}\n`);
+      onShutdown(async () => {
+        server.close();
+        await app.close();
+      });
+    });
+}
+
+function listen(fetch: (req: Request) => Response | Promise<Response>, hostname: string, port: number): Promise<ServerType> {
+  return new Promise((resolve, reject) => {
+    const server = serve({ fetch, hostname, port }, () => resolve(server));
+    server.once("error", reject);
+  });
+}
+
+/** Closes cleanly on SIGINT/SIGTERM. */
+export function onShutdown(close: () => Promise<void>): void {
+  let closing = false;
+  const stop = (signal: string) => {
+    if (closing) return;
+    closing = true;
+    log.info("shutting down", { signal });
+    close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", () => stop("SIGINT"));
+  process.once("SIGTERM", () => stop("SIGTERM"));
+}

@@ -1,0 +1,79 @@
+import { resolve } from "node:path";
+import { z } from "zod";
+
+/** Every setting of a running pks, parsed once from flags and environment. */
+export interface Config {
+  /** The project folder served (absolute). */
+  readonly root: string;
+  /** libSQL URL: `file:` for the embedded default, `libsql://` / `http(s)://` for a server. */
+  readonly dbUrl: string;
+  readonly dbAuthToken: string | undefined;
+  readonly host: string;
+  readonly port: number;
+  /** Host names (without port) accepted in `Host` besides the loopback names. */
+  readonly allowedHosts: readonly string[];
+  /** Origins accepted in `Origin` besides the loopback origins. */
+  readonly allowedOrigins: readonly string[];
+  /** tiktoken encoding used to count tokens. */
+  readonly tokenizer: "o200k_base" | "cl100k_base";
+  readonly rateLimit: { readonly max: number; readonly windowMs: number };
+}
+
+/** Flags as the CLI collected them; each overrides its environment variable. */
+export interface ConfigFlags {
+  root?: string;
+  db?: string;
+  host?: string;
+  port?: string | number;
+}
+
+const list = z
+  .string()
+  .optional()
+  .transform((v) => (v ?? "").split(",").map((s) => s.trim()).filter(Boolean));
+
+const schema = z.object({
+  root: z.string().min(1),
+  dbUrl: z.string().regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/, "PKS_DB_URL must be a file:, libsql://, http(s):// or ws(s):// URL"),
+  dbAuthToken: z.string().optional(),
+  host: z.string().min(1),
+  port: z.coerce.number().int().min(0).max(65535),
+  allowedHosts: list,
+  allowedOrigins: list,
+  tokenizer: z.enum(["o200k_base", "cl100k_base"]),
+  rateLimitMax: z.coerce.number().int().positive(),
+  rateLimitWindowMs: z.coerce.number().int().positive(),
+});
+
+/** Builds the frozen Config from flags, then `PKS_*` environment variables, then defaults. */
+export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const root = resolve(flags.root ?? env.PKS_ROOT ?? process.cwd());
+  const parsed = schema.safeParse({
+    root,
+    dbUrl: flags.db ?? env.PKS_DB_URL ?? `file:${resolve(root, ".pks", "pks.db")}`,
+    dbAuthToken: env.PKS_DB_AUTH_TOKEN || undefined,
+    host: flags.host ?? env.PKS_HOST ?? "127.0.0.1",
+    port: flags.port ?? env.PKS_PORT ?? 8787,
+    allowedHosts: env.PKS_ALLOWED_HOSTS,
+    allowedOrigins: env.PKS_ALLOWED_ORIGINS,
+    tokenizer: env.PKS_TOKENIZER ?? "o200k_base",
+    rateLimitMax: env.PKS_RATE_LIMIT ?? 60,
+    rateLimitWindowMs: env.PKS_RATE_WINDOW_MS ?? 60_000,
+  });
+  if (!parsed.success) {
+    const first = parsed.error.issues[0];
+    throw new Error(`invalid configuration: ${first?.path.join(".")}: ${first?.message}`);
+  }
+  const c = parsed.data;
+  return Object.freeze({
+    root: c.root,
+    dbUrl: c.dbUrl,
+    dbAuthToken: c.dbAuthToken,
+    host: c.host,
+    port: c.port,
+    allowedHosts: Object.freeze(c.allowedHosts),
+    allowedOrigins: Object.freeze(c.allowedOrigins),
+    tokenizer: c.tokenizer,
+    rateLimit: Object.freeze({ max: c.rateLimitMax, windowMs: c.rateLimitWindowMs }),
+  });
+}

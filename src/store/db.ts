@@ -1,0 +1,169 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createClient, LibsqlError } from "@libsql/client";
+import type { Client, InArgs, InStatement, ResultSet, Row, Transaction } from "@libsql/client";
+import { AppError } from "../errors.js";
+import { createMutex } from "./mutex.js";
+
+/** Something SQL can run on: the database itself, or an open transaction. */
+export interface Queryable {
+  execute(sql: string, args?: InArgs): Promise<ResultSet>;
+  all<T = Row>(sql: string, args?: InArgs): Promise<T[]>;
+  get<T = Row>(sql: string, args?: InArgs): Promise<T | undefined>;
+  batch(statements: InStatement[]): Promise<ResultSet[]>;
+  /** Runs a multi-statement SQL script (migrations). */
+  script(sql: string): Promise<void>;
+}
+
+export type DbKind = "file" | "memory" | "remote";
+
+/** The store's handle on libSQL. Every statement is serialized through one lane. */
+export interface Db extends Queryable {
+  readonly kind: DbKind;
+  /** Runs `fn` inside one write transaction: fully applied or fully rolled back. */
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): void;
+}
+
+export interface OpenOptions {
+  url: string;
+  authToken?: string | undefined;
+}
+
+/**
+ * Opens the database, applies the connection pragmas and asserts them.
+ * Local files run with WAL and `synchronous=FULL`; foreign keys are on
+ * everywhere they can be.
+ */
+export async function openDatabase(options: OpenOptions): Promise<Db> {
+  const kind = kindOf(options.url);
+  if (kind === "file") ensureParentFolder(options.url);
+  // One connection per client: pragmas are per connection, and a single
+  // serialized lane makes transactions atomic within the process.
+  const client = createClient({ url: options.url, authToken: options.authToken, concurrency: 1 });
+  const db = wrap(client, kind);
+  try {
+    await applyPragmas(db, kind);
+  } catch (err) {
+    client.close();
+    throw err;
+  }
+  return db;
+}
+
+function kindOf(url: string): DbKind {
+  if (url === ":memory:" || url === "file::memory:" || url.startsWith("file::memory:?")) return "memory";
+  if (url.startsWith("file:")) return "file";
+  return "remote";
+}
+
+function ensureParentFolder(url: string): void {
+  const path = url.startsWith("file://") ? fileURLToPath(url) : url.slice("file:".length).split("?")[0]!;
+  mkdirSync(dirname(path), { recursive: true });
+}
+
+async function applyPragmas(db: Db, kind: DbKind): Promise<void> {
+  if (kind === "remote") return;
+  await db.execute("PRAGMA foreign_keys = ON");
+  await db.execute("PRAGMA busy_timeout = 10000");
+  if (kind === "file") {
+    await db.execute("PRAGMA journal_mode = WAL");
+    await db.execute("PRAGMA synchronous = FULL");
+  }
+  await assertPragmas(db, kind);
+}
+
+/** Reads the pragmas back; a database that does not hold them is not served. */
+export async function assertPragmas(db: Queryable, kind: DbKind): Promise<void> {
+  const fk = await db.get<{ foreign_keys: number }>("PRAGMA foreign_keys");
+  if (Number(fk?.foreign_keys) !== 1) throw new Error("database check failed: foreign_keys is not on");
+  if (kind !== "file") return;
+  const jm = await db.get<{ journal_mode: string }>("PRAGMA journal_mode");
+  if (String(jm?.journal_mode).toLowerCase() !== "wal") throw new Error("database check failed: journal_mode is not wal");
+  const sync = await db.get<{ synchronous: number }>("PRAGMA synchronous");
+  if (Number(sync?.synchronous) !== 2) throw new Error("database check failed: synchronous is not FULL");
+}
+
+function wrap(client: Client, kind: DbKind): Db {
+  const lane = createMutex();
+  const direct = queryableOf(
+    (sql, args) => client.execute({ sql, args: args ?? [] }),
+    (s) => client.batch(s, "write"),
+    (sql) => client.executeMultiple(sql),
+  );
+  const serialized: Queryable = {
+    execute: (sql, args) => lane.run(() => direct.execute(sql, args)),
+    all: (sql, args) => lane.run(() => direct.all(sql, args)),
+    get: (sql, args) => lane.run(() => direct.get(sql, args)),
+    batch: (statements) => lane.run(() => direct.batch(statements)),
+    script: (sql) => lane.run(() => direct.script(sql)),
+  };
+  return {
+    kind,
+    ...serialized,
+    transaction: (fn) => lane.run(() => runTransaction(client, fn)),
+    close: () => client.close(),
+  };
+}
+
+async function runTransaction<T>(client: Client, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  let tx: Transaction;
+  try {
+    tx = await client.transaction("write");
+  } catch (err) {
+    throw mapDbError(err);
+  }
+  const q = queryableOf(
+    (sql, args) => tx.execute({ sql, args: args ?? [] }),
+    (s) => tx.batch(s),
+    (sql) => tx.executeMultiple(sql),
+  );
+  try {
+    const value = await fn(q);
+    await tx.commit();
+    return value;
+  } catch (err) {
+    await tx.rollback().catch(() => undefined);
+    throw mapDbError(err);
+  } finally {
+    tx.close();
+  }
+}
+
+function queryableOf(
+  exec: (sql: string, args?: InArgs) => Promise<ResultSet>,
+  batch: (statements: InStatement[]) => Promise<ResultSet[]>,
+  script: (sql: string) => Promise<void>,
+): Queryable {
+  const guard = async <T>(work: () => Promise<T>): Promise<T> => {
+    try {
+      return await work();
+    } catch (err) {
+      throw mapDbError(err);
+    }
+  };
+  const execute = (sql: string, args?: InArgs) => guard(() => exec(sql, args));
+  return {
+    execute,
+    all: async <T>(sql: string, args?: InArgs) => (await execute(sql, args)).rows as unknown as T[],
+    get: async <T>(sql: string, args?: InArgs) => (await execute(sql, args)).rows[0] as unknown as T | undefined,
+    batch: (statements) => guard(() => batch(statements)),
+    script: (sql) => guard(() => script(sql)),
+  };
+}
+
+/**
+ * Maps driver errors at the store boundary. The result never carries SQL text
+ * or driver messages; the original stays on `cause` for logs.
+ */
+export function mapDbError(err: unknown): unknown {
+  if (err instanceof AppError) return err;
+  if (err instanceof LibsqlError) {
+    const code = `${err.code} ${err.message}`;
+    if (/SQLITE_BUSY|SQLITE_LOCKED|database is locked/.test(code)) return new AppError("unavailable", { cause: err });
+    if (/SQLITE_CONSTRAINT/.test(code)) return new AppError("conflict", { cause: err });
+    return new AppError("internal", { cause: err });
+  }
+  return err;
+}

@@ -1,0 +1,45 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { packageRoot } from "../package-root.js";
+import type { Db } from "./db.js";
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** The migration files under `src/store/migrations`, ordered by their number. */
+export function loadMigrations(dir = join(packageRoot(), "src", "store", "migrations")): Migration[] {
+  return readdirSync(dir)
+    .filter((f) => /^\d{4}-[a-z0-9-]+\.sql$/.test(f))
+    .sort()
+    .map((f) => ({ version: Number(f.slice(0, 4)), name: f.replace(/\.sql$/, ""), sql: readFileSync(join(dir, f), "utf8") }));
+}
+
+/**
+ * Applies every migration not yet recorded, each in its own transaction with
+ * its record, so a crash leaves each one fully applied or not at all.
+ * Returns the versions applied.
+ */
+export async function migrate(db: Db, migrations: Migration[] = loadMigrations()): Promise<number[]> {
+  await db.execute(
+    "CREATE TABLE IF NOT EXISTS schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)",
+  );
+  const applied: number[] = [];
+  for (const m of migrations) {
+    const done = await db.transaction(async (tx) => {
+      const row = await tx.get("SELECT 1 FROM schema_migrations WHERE version = ?", [m.version]);
+      if (row) return false;
+      await tx.script(m.sql);
+      await tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [
+        m.version,
+        m.name,
+        new Date().toISOString(),
+      ]);
+      return true;
+    });
+    if (done) applied.push(m.version);
+  }
+  return applied;
+}
