@@ -34,7 +34,9 @@ const list = z
 
 const schema = z.object({
   root: z.string().min(1),
-  dbUrl: z.string().regex(/^(file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/, "PKS_DB_URL must be a file:, libsql://, http(s):// or ws(s):// URL"),
+  dbUrl: z
+    .string()
+    .regex(/^(:memory:$|file:|libsql:\/\/|https?:\/\/|wss?:\/\/)/, "PKS_DB_URL must be :memory:, a file:, libsql://, http(s):// or ws(s):// URL"),
   dbAuthToken: z.string().optional(),
   host: z.string().min(1),
   port: z.coerce.number().int().min(0).max(65535),

@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../src/config.js";
+
+describe("config", () => {
+  it("defaults to the embedded file under the root, loopback, 8787, o200k_base", () => {
+    const c = loadConfig({ root: "/tmp/x" }, {});
+    expect(c).toMatchObject({ root: "/tmp/x", dbUrl: "file:/tmp/x/.pks/pks.db", host: "127.0.0.1", port: 8787, tokenizer: "o200k_base" });
+    expect(c.rateLimit).toEqual({ max: 60, windowMs: 60_000 });
+    expect(Object.isFrozen(c)).toBe(true);
+  });
+
+  it("reads PKS_* variables, and flags win over them", () => {
+    const env = { PKS_DB_URL: "libsql://db.example", PKS_DB_AUTH_TOKEN: "t", PKS_PORT: "9000", PKS_HOST: "0.0.0.0" };
+    expect(loadConfig({ root: "/r" }, env)).toMatchObject({ dbUrl: "libsql://db.example", dbAuthToken: "t", port: 9000, host: "0.0.0.0" });
+    expect(loadConfig({ root: "/r", port: "7000", db: "file:/r/other.db" }, env)).toMatchObject({ port: 7000, dbUrl: "file:/r/other.db" });
+  });
+
+  it("refuses bad values with a clear message", () => {
+    expect(() => loadConfig({ root: "/r", port: "http" }, {})).toThrow(/invalid configuration: port/);
+    expect(() => loadConfig({ root: "/r", db: "postgres://x" }, {})).toThrow(/PKS_DB_URL/);
+    expect(() => loadConfig({ root: "/r" }, { PKS_TOKENIZER: "p50k" })).toThrow(/tokenizer/);
+  });
+});
