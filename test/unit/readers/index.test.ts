@@ -1,0 +1,20 @@
+import { describe, expect, it } from "vitest";
+import { readerFor, readers } from "../../../src/readers/index.js";
+
+describe("readers registry", () => {
+  it("tries Markdown before plain text", () => {
+    expect(readers.map((r) => r.name)).toEqual(["markdown", "text"]);
+  });
+
+  it.each<[string, string, string | undefined]>([
+    ["README.md", "text/markdown", "markdown"],
+    ["README.md", "text/plain", "markdown"],
+    ["notes.txt", "text/plain", "text"],
+    ["CHANGES", "application/octet-stream", "text"],
+    ["docs/spec.rst", "text/x-rst", "text"],
+    ["src/index.ts", "text/x-typescript", undefined],
+    ["logo.png", "image/png", undefined],
+  ])("%s (%s) → %s", (path, contentType, expected) => {
+    expect(readerFor({ path, contentType })?.name).toBe(expected);
+  });
+});
