@@ -6,6 +6,7 @@ import { Catalog } from "./core/catalog.js";
 import { createCursorCodec } from "./core/cursor.js";
 import type { Clock, ServiceDeps } from "./core/deps.js";
 import { Service } from "./core/service.js";
+import { IngestWorker } from "./ingest/ingest-worker.js";
 import { serverInstructions } from "./prompts.js";
 import { openDatabase } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
@@ -13,12 +14,15 @@ import { settingOrCreate } from "./store/settings.js";
 import { createHttpApp } from "./transports/http/http-app.js";
 import type { HttpEnv } from "./transports/http/http-env.js";
 import { McpHttpHandler } from "./transports/http/mcp-http.js";
+import { ingestRoutes } from "./transports/http/routes/ingest-routes.js";
 import { actions as productActions } from "../tools/index.js";
 
 export interface AppOptions {
   /** The action catalog; defaults to the product's tools. */
   actions?: readonly AnyAction[];
   clock?: Clock;
+  /** Start the reading worker (default true; tests may hold files in the queue). */
+  startWorker?: boolean;
 }
 
 /** A wired pks: store, service, and the HTTP app (MCP + REST). */
@@ -27,6 +31,7 @@ export interface App {
   readonly service: Service;
   readonly http: Hono<HttpEnv>;
   readonly mcp: McpHttpHandler;
+  readonly worker: IngestWorker;
   close(): Promise<void>;
 }
 
@@ -39,13 +44,17 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const deps: ServiceDeps = { config, db, clock: options.clock ?? Date.now, cursors: createCursorCodec(secret) };
     const service = new Service(deps, new Catalog(options.actions ?? productActions));
     const mcp = new McpHttpHandler({ service, instructions: serverInstructions() });
-    const http = createHttpApp({ service, mcp });
+    const worker = new IngestWorker(deps);
+    if (options.startWorker !== false) await worker.start();
+    const http = createHttpApp({ service, mcp, routes: [(app) => ingestRoutes(app, deps, worker)] });
     return {
       deps,
       service,
       http,
       mcp,
+      worker,
       async close() {
+        await worker.stop();
         await mcp.close();
         db.close();
       },

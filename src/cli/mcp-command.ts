@@ -12,7 +12,7 @@ export function mcpCommand(): Command {
       await withApp(o, async (app) => {
         const local = await ensureLocalProject(app.deps.db, config.root);
         await serveStdio(app.service, localPrincipal(local), local.projectId);
-      });
+      }, { worker: true });
     },
   );
 }

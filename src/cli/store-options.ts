@@ -11,9 +11,13 @@ export function withStoreOptions(cmd: Command): Command {
     .option("--db <url>", "libSQL URL (default: file:<root>/.pks/pks.db, or PKS_DB_URL)");
 }
 
-/** Opens the app for a CLI command, runs `fn`, and always closes it. */
-export async function withApp<T>(flags: ConfigFlags, fn: (app: App) => Promise<T>): Promise<T> {
-  const app = await createApp(loadConfig(flags));
+/**
+ * Opens the app for a CLI command, runs `fn`, and always closes it. The
+ * reading worker stays off unless asked for: an admin command must not take
+ * over the files a running server is reading.
+ */
+export async function withApp<T>(flags: ConfigFlags, fn: (app: App) => Promise<T>, options: { worker?: boolean } = {}): Promise<T> {
+  const app = await createApp(loadConfig(flags), { startWorker: options.worker ?? false });
   try {
     return await fn(app);
   } finally {

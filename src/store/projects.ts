@@ -70,3 +70,18 @@ export async function projectLineage(q: Queryable, projectId: string): Promise<s
   );
   return rows.map((r) => r.project_id);
 }
+
+/** Adds one to the project's corpus version and returns the new value. */
+export async function bumpCorpusVersion(q: Queryable, projectId: string): Promise<number> {
+  const row = await q.get<{ corpus_version: number }>(
+    "UPDATE projects SET corpus_version = corpus_version + 1 WHERE project_id = ? RETURNING corpus_version",
+    [projectId],
+  );
+  return Number(row!.corpus_version);
+}
+
+/** The project's corpus version (0 before any batch). */
+export async function corpusVersion(q: Queryable, projectId: string): Promise<number> {
+  const row = await q.get<{ corpus_version: number }>("SELECT corpus_version FROM projects WHERE project_id = ?", [projectId]);
+  return Number(row?.corpus_version ?? 0);
+}

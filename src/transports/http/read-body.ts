@@ -28,9 +28,17 @@ export async function readBodyBytes(req: Request, limit: number, tooLarge: Error
   return Buffer.concat(chunks);
 }
 
-/** Reads and parses a JSON object body of at most 1 MiB; anything else is 400 `invalid request body`. */
-export async function readJsonObject(req: Request, limit = JSON_BODY_LIMIT): Promise<Record<string, unknown>> {
-  const bytes = await readBodyBytes(req, limit, "invalid_request_body");
+/**
+ * Reads and parses a JSON object body of at most `limit` bytes (1 MiB unless
+ * the route says otherwise; past it, `tooLarge`). Anything but a UTF-8 JSON
+ * object is 400 `invalid request body`.
+ */
+export async function readJsonObject(
+  req: Request,
+  limit = JSON_BODY_LIMIT,
+  tooLarge: ErrorCode = "invalid_request_body",
+): Promise<Record<string, unknown>> {
+  const bytes = await readBodyBytes(req, limit, tooLarge);
   let value: unknown;
   try {
     value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
