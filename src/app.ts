@@ -14,6 +14,7 @@ import { settingOrCreate } from "./store/settings.js";
 import { createHttpApp } from "./transports/http/http-app.js";
 import type { HttpEnv } from "./transports/http/http-env.js";
 import { McpHttpHandler } from "./transports/http/mcp-http.js";
+import { graphRoutes } from "./transports/http/routes/graph-routes.js";
 import { ingestRoutes } from "./transports/http/routes/ingest-routes.js";
 import { actions as productActions } from "../tools/index.js";
 
@@ -46,7 +47,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const mcp = new McpHttpHandler({ service, instructions: serverInstructions() });
     const worker = new IngestWorker(deps);
     if (options.startWorker !== false) await worker.start();
-    const http = createHttpApp({ service, mcp, routes: [(app) => ingestRoutes(app, deps, worker)] });
+    const http = createHttpApp({ service, mcp, routes: [(app) => ingestRoutes(app, deps, worker), (app) => graphRoutes(app, deps)] });
     return {
       deps,
       service,

@@ -164,3 +164,37 @@ export async function fileStatusCounts(q: Queryable, projectId: string): Promise
   }
   return counts;
 }
+
+/** One page of live files by id, optionally under a path prefix and of one status. */
+export async function readFilePage(
+  q: Queryable,
+  f: { projectIds: readonly string[]; pathPrefix?: string; status?: string },
+  afterId: string | undefined,
+  limit: number,
+): Promise<FileRow[]> {
+  const args: unknown[] = [...f.projectIds];
+  let sql = `SELECT * FROM files WHERE status <> 'retired' AND project_id IN (${f.projectIds.map(() => "?").join(", ")})`;
+  if (f.pathPrefix) {
+    sql += " AND substr(path, 1, ?) = ?";
+    args.push(f.pathPrefix.length, f.pathPrefix);
+  }
+  if (f.status) {
+    sql += " AND status = ?";
+    args.push(f.status);
+  }
+  if (afterId) {
+    sql += " AND file_id > ?";
+    args.push(afterId);
+  }
+  const rows = await q.all<Row>(`${sql} ORDER BY file_id LIMIT ?`, [...(args as string[]), limit]);
+  return rows.map(toFile);
+}
+
+/** A live file of one of these projects. */
+export async function findLiveFile(q: Queryable, projectIds: readonly string[], fileId: string): Promise<FileRow | undefined> {
+  const row = await q.get<Row>(
+    `SELECT * FROM files WHERE file_id = ? AND status <> 'retired' AND project_id IN (${projectIds.map(() => "?").join(", ")})`,
+    [fileId, ...projectIds],
+  );
+  return row && toFile(row);
+}

@@ -1,0 +1,92 @@
+import type { Page } from "../core/cursor.js";
+import { pageLimit } from "../core/cursor.js";
+import { AppError } from "../errors.js";
+import type { Queryable } from "../store/db.js";
+import { entitiesMatchingWords, findCategory, findEntity, readEntityPage, setEntityRoles } from "../store/entity-reads.js";
+import type { EntityFilter, EntityRow } from "../store/entity-reads.js";
+import { keysetPage } from "./read-scope.js";
+import type { Query, ReadScope } from "./read-scope.js";
+
+/** The Entity resource of a direct read. */
+export interface Entity {
+  entityId: string;
+  name: string;
+  kind: string;
+  cellCount: number;
+  projectId: string;
+  typeEntityId: string | null;
+}
+
+const KINDS = new Set(["person", "organization", "product", "place", "event", "concept", "document", "file", "module", "symbol", "category", "record"]);
+const ROLE = /^[A-Za-z][A-Za-z0-9 _-]{0,63}$/;
+/** Candidates scanned for a `q` read before ranking. */
+const Q_SCAN = 2000;
+
+const toEntity = (e: EntityRow): Entity => ({
+  entityId: e.entityId,
+  name: e.name,
+  kind: e.kind,
+  cellCount: e.cellCount,
+  projectId: e.projectId,
+  typeEntityId: e.typeEntityId,
+});
+
+/**
+ * `GET /v1/projects/{projectId}/entities`: entities backing at least one
+ * live cell. `entityType=Category` lists the types; another value names a
+ * kind or a type (by id or name). `q` ranks by name, unpaginated.
+ */
+export async function readEntities(scope: ReadScope, query: Query): Promise<Page<Entity>> {
+  const filter = await entityFilter(scope, query);
+  if (!filter) return { rows: [], nextCursor: "" };
+  if (query.q !== undefined && query.q.trim() !== "") {
+    if (query.cursor) throw new AppError("invalid_cursor");
+    return { rows: (await bestMatches(scope.deps.db, filter, query.q, pageLimit(query.limit))).map(toEntity), nextCursor: "" };
+  }
+  const page = await keysetPage(scope, "entities", query, (after, n) => readEntityPage(scope.deps.db, filter, after, n), (e) => e.entityId);
+  return { rows: page.rows.map(toEntity), nextCursor: page.nextCursor };
+}
+
+/** The filter, or undefined when `entityType` names nothing (an empty answer). */
+async function entityFilter(scope: ReadScope, query: Query): Promise<EntityFilter | undefined> {
+  const filter: EntityFilter = { projectIds: scope.projectIds };
+  if (query.role) {
+    if (!ROLE.test(query.role)) throw new AppError("invalid_input", { message: "role must be 1-64 letters, digits, spaces, '_' or '-'" });
+    filter.role = query.role;
+  }
+  const type = query.entityType?.trim();
+  if (!type) return filter;
+  if (type === "Category") return { ...filter, kind: "category" };
+  if (KINDS.has(type)) return { ...filter, kind: type };
+  const category = await findCategory(scope.deps.db, scope.projectIds, type);
+  return category ? { ...filter, typeEntityId: category.entityId } : undefined;
+}
+
+async function bestMatches(db: Queryable, filter: EntityFilter, q: string, limit: number): Promise<EntityRow[]> {
+  const phrase = q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const words = [...new Set(phrase.split(" ").filter((w) => w.length > 0))].slice(0, 8);
+  const candidates = await entitiesMatchingWords(db, filter, words, Q_SCAN);
+  const scored = candidates.map((e) => ({ e, score: nameScore(e.normName || e.name.toLowerCase(), phrase, words) }));
+  scored.sort((a, b) => b.score - a.score || b.e.cellCount - a.e.cellCount || a.e.name.localeCompare(b.e.name) || a.e.entityId.localeCompare(b.e.entityId));
+  return scored.slice(0, limit).map((s) => s.e);
+}
+
+/** Exact name, then name prefix, then how many of the words it contains. */
+function nameScore(name: string, phrase: string, words: string[]): number {
+  const folded = name.replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  if (folded === phrase) return 1000;
+  const hits = words.filter((w) => folded.includes(w)).length;
+  const wordStarts = words.filter((w) => folded.split(" ").some((t) => t.startsWith(w))).length;
+  return (folded.startsWith(phrase) ? 500 : 0) + hits * 10 + wordStarts * 5 - Math.min(folded.length, 100) / 100;
+}
+
+/** `PUT …/entities/{entityId}/roles`: replaces the entity's roles. */
+export async function putEntityRoles(scope: ReadScope, entityId: string, roles: unknown): Promise<{ entityId: string; roles: string[] }> {
+  if (!Array.isArray(roles) || roles.length > 32 || !roles.every((r) => typeof r === "string" && ROLE.test(r))) {
+    throw new AppError("invalid_input", { message: "roles must be up to 32 names of 1-64 letters, digits, spaces, '_' or '-'" });
+  }
+  const entity = await findEntity(scope.deps.db, [scope.projectId], entityId);
+  if (!entity) throw new AppError("entity_not_found");
+  await setEntityRoles(scope.deps.db, entityId, roles as string[]);
+  return { entityId, roles: [...new Set(roles as string[])].sort() };
+}
