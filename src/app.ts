@@ -7,6 +7,7 @@ import { createCursorCodec } from "./core/cursor.js";
 import type { Clock, ServiceDeps } from "./core/deps.js";
 import { Service } from "./core/service.js";
 import { IngestWorker } from "./ingest/ingest-worker.js";
+import { tokenCounter } from "./retrieve/token-counter.js";
 import { serverInstructions } from "./prompts.js";
 import { openDatabase } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
@@ -42,7 +43,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     await migrate(db);
     const secret = await settingOrCreate(db, "cursor_secret", () => randomBytes(32).toString("base64url"));
-    const deps: ServiceDeps = { config, db, clock: options.clock ?? Date.now, cursors: createCursorCodec(secret) };
+    const deps: ServiceDeps = {
+      config,
+      db,
+      clock: options.clock ?? Date.now,
+      cursors: createCursorCodec(secret),
+      tokens: tokenCounter(config.tokenizer),
+    };
     const service = new Service(deps, new Catalog(options.actions ?? productActions));
     const mcp = new McpHttpHandler({ service, instructions: serverInstructions() });
     const worker = new IngestWorker(deps);

@@ -1,5 +1,6 @@
 import type { Config } from "../config.js";
 import type { Db } from "../store/db.js";
+import type { TokenCounter } from "../retrieve/token-counter.js";
 import type { CursorCodec } from "./cursor.js";
 
 /** Milliseconds since the epoch; injected so tests can drive time. */
@@ -11,4 +12,6 @@ export interface ServiceDeps {
   readonly db: Db;
   readonly clock: Clock;
   readonly cursors: CursorCodec;
+  /** Counts tokens in the configured tiktoken encoding. */
+  readonly tokens: TokenCounter;
 }

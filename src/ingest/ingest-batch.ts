@@ -5,6 +5,7 @@ import { retireFileDerivations } from "../store/factions.js";
 import { retireFilesByPath, upsertQueuedFile } from "../store/files.js";
 import { touchLease } from "../store/leases.js";
 import { bumpCorpusVersion, corpusVersion } from "../store/projects.js";
+import { unindexFile } from "../store/search-index.js";
 import { acceptFiles } from "./accept-files.js";
 import type { IncomingFile, Refusal } from "./accept-files.js";
 
@@ -55,7 +56,10 @@ export async function retirePaths(deps: ServiceDeps, projectId: string, paths: r
   const now = new Date(deps.clock()).toISOString();
   return deps.db.transaction(async (tx) => {
     const ids = await retireFilesByPath(tx, projectId, paths, now);
-    for (const id of ids) await retireFileDerivations(tx, id, now);
+    for (const id of ids) {
+      await retireFileDerivations(tx, id, now);
+      await unindexFile(tx, id);
+    }
     if (ids.length > 0) await bumpCorpusVersion(tx, projectId);
     return ids.length;
   });

@@ -4,6 +4,7 @@ import { readerFor } from "../readers/index.js";
 import type { ReadOutput } from "../readers/reader.js";
 import { getChunkBytes } from "../store/chunks.js";
 import { claimNextQueued, finishReading, requeueInterrupted } from "../store/files.js";
+import { reindexFile } from "../store/search-index.js";
 import type { FileRow } from "../store/files.js";
 import { applyReading } from "./apply-reading.js";
 
@@ -112,6 +113,7 @@ export class IngestWorker {
       // Claim the finish first: if the file was replaced meanwhile, nothing is written.
       if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "ready" }, now))) return;
       await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, output, now);
+      await reindexFile(tx, file.fileId);
     });
   }
 

@@ -1,0 +1,127 @@
+import { get_encoding } from "tiktoken";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { newId } from "../../src/ids.js";
+import { actions } from "../../tools/index.js";
+import { createTestWorld, send } from "../support/test-app.js";
+import type { TestWorld } from "../support/test-app.js";
+import { fileEntry, ingest } from "../support/ingest-helpers.js";
+
+interface Answer {
+  query: string;
+  cells: Array<{ cellId: string; text: string }>;
+  entities: Array<{ entityId: string; kind: string; name: string }>;
+  artifacts: unknown[];
+  budget: number;
+  used: number;
+  structured?: unknown;
+  citations?: Record<string, string[]>;
+}
+
+const DOCS: Array<[string, string]> = [
+  ["billing.md", "# Billing\n\nInvoices are issued on the first day of each month. Late invoices incur a fee of 25 euros.\n\n## Contacts\n\nThe billing owner is Dana Reyes. Questions go to billing@example.com.\n"],
+  ["deploy.md", "# Deployment\n\nThe service deploys from the main branch every night. Rollbacks take ten minutes.\n"],
+  ["faq.txt", "Refunds are processed within 5 days. Invoices can be downloaded as PDF.\n"],
+  ["noise.md", "# Garden\n\nTomatoes need sun. Basil grows well beside tomatoes.\n"],
+];
+
+describe("memory_query", () => {
+  let w: TestWorld;
+  let fileIds: Record<string, string>;
+  const call = (input: Record<string, unknown>) =>
+    send(w, "/v1/api/actions", { method: "POST", key: w.keys.viewer, project: w.projectId, json: { action: "memory_query", input } });
+  const answer = async (input: Record<string, unknown>) => ((await (await call(input)).json()) as { result: Answer }).result;
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    const { body } = await ingest(w, DOCS.map(([p, t]) => fileEntry(p, t)));
+    fileIds = Object.fromEntries(body.accepted.map((a) => [a.path, a.fileId]));
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => w.close());
+
+  it("ranks the claims that answer the question first, each row with its id", async () => {
+    const a = await answer({ query: "When are invoices issued?" });
+    expect(a.query).toBe("When are invoices issued?");
+    expect(a.cells[0]!.text).toBe("Invoices are issued on the first day of each month.");
+    expect(a.cells.every((c) => /^cel_/.test(c.cellId))).toBe(true);
+    expect(a.cells.some((c) => /Tomatoes/.test(c.text))).toBe(false);
+    expect(a.artifacts).toEqual([]);
+    expect(a.budget).toBe(4096);
+  });
+
+  it("packs to the budget exactly: used counts the serialized rows with tiktoken and never exceeds it", async () => {
+    const enc = get_encoding("o200k_base");
+    for (const budget of [20, 60, 150, 4096]) {
+      const a = await answer({ query: "invoices refunds deployment billing", budget });
+      const serialized = JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts });
+      expect(a.used).toBe(enc.encode(serialized).length);
+      expect(a.used).toBeLessThanOrEqual(budget);
+    }
+    const small = await answer({ query: "invoices refunds deployment billing", budget: 60 });
+    const large = await answer({ query: "invoices refunds deployment billing", budget: 4096 });
+    expect(small.cells.length).toBeLessThan(large.cells.length);
+    enc.free();
+  });
+
+  it("fileIds restricts to knowledge from those files", async () => {
+    const a = await answer({ query: "invoices", fileIds: [fileIds["faq.txt"]] });
+    expect(a.cells.map((c) => c.text)).toEqual(["Invoices can be downloaded as PDF."]);
+  });
+
+  it("entities the query names, and input.entities, seed the walk and are returned", async () => {
+    const owner = (await w.app.deps.db.get<{ cell_id: string }>("SELECT cell_id FROM cells WHERE text LIKE 'The billing owner%'"))!.cell_id;
+    const issued = (await w.app.deps.db.get<{ cell_id: string }>("SELECT cell_id FROM cells WHERE text LIKE 'Invoices are issued%'"))!.cell_id;
+    const dana = newId("ent");
+    const now = new Date().toISOString();
+    await w.app.deps.db.execute(
+      "INSERT INTO entities (entity_id, project_id, name, norm_name, kind, created_at, updated_at) VALUES (?, ?, 'Dana Reyes', 'dana reyes', 'person', ?, ?)",
+      [dana, w.projectId, now, now],
+    );
+    await w.app.deps.db.execute("INSERT INTO cell_entities VALUES (?, ?), (?, ?)", [owner, dana, issued, dana]);
+    const named = await answer({ query: "what does Dana Reyes own" });
+    expect(named.entities[0]).toEqual({ entityId: dana, kind: "person", name: "Dana Reyes" });
+    expect(named.cells.slice(0, 2).map((c) => c.cellId).sort()).toEqual([owner, issued].sort());
+    const seeded = await answer({ query: "month", entities: ["dana reyes"] });
+    expect(seeded.entities.map((e) => e.entityId)).toContain(dana);
+  });
+
+  it("with schema: structured conforms, cites the rows it came from, and invents nothing", async () => {
+    const schema = {
+      type: "object",
+      properties: {
+        owner: { type: "string", description: "billing owner" },
+        contact: { type: "string", format: "email" },
+        lateFee: { type: "number", description: "late invoice fee" },
+        phone: { type: ["string", "null"], pattern: "^\\+\\d+$" },
+      },
+      required: ["owner", "phone"],
+    };
+    const a = await answer({ query: "billing owner, contact and late fee", schema });
+    expect(a.structured).toEqual({ owner: expect.stringContaining("Dana Reyes"), contact: "billing@example.com", lateFee: 25, phone: null });
+    const texts = new Map(a.cells.map((c) => [c.cellId, c.text]));
+    for (const [path, ids] of Object.entries(a.citations!)) {
+      expect(ids.length, path).toBeGreaterThan(0);
+      for (const id of ids) expect(texts.has(id), path).toBe(true);
+    }
+    expect(a.citations!["/phone"]).toBeUndefined();
+  });
+
+  it("400 query is required when a schema is supplied; 400 for an invalid schema", async () => {
+    const res = await call({ schema: { type: "object" } });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: { status: 400, code: "query_required_for_schema", message: "query is required when a schema is supplied" } });
+    const bad = await call({ query: "x", schema: { type: "nonsense" } });
+    expect(bad.status).toBe(400);
+  });
+
+  it("list mode pages the raw collection with nextCursor, empty on the last page", async () => {
+    const first = (await (await call({})).json()) as { result: { kind: string; items: Array<{ cellId: string }>; nextCursor: string } };
+    expect(first.result.kind).toBe("cells");
+    expect(first.result.items.length).toBeGreaterThan(0);
+    expect(first.result.nextCursor).toBe("");
+    const entities = (await (await call({ kind: "entities" })).json()) as { result: { kind: string; items: unknown[] } };
+    expect(entities.result.kind).toBe("entities");
+    const bad = await call({ cursor: "nope" });
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toBe("invalid cursor");
+  });
+});
