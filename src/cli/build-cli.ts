@@ -2,6 +2,7 @@ import { Command } from "commander";
 import { PKS_VERSION } from "../version.js";
 import { keyCommand, memberCommand, projectCommand, sessionCommand, userCommand } from "./admin-commands.js";
 import { callCommand } from "./call-command.js";
+import { ingestCommand } from "./ingest-command.js";
 import { mcpCommand } from "./mcp-command.js";
 import { serveCommand } from "./serve-command.js";
 
@@ -13,6 +14,7 @@ export function buildCli(): Command {
     .addCommand(serveCommand())
     .addCommand(mcpCommand())
     .addCommand(callCommand())
+    .addCommand(ingestCommand())
     .addCommand(userCommand())
     .addCommand(projectCommand())
     .addCommand(memberCommand())

@@ -5,15 +5,22 @@ import { createApiKey } from "../access/create-api-key.js";
 import { ensureLocalProject } from "../access/local-project.js";
 import { createApp } from "../app.js";
 import { loadConfig } from "../config.js";
+import { watchFolder } from "../ingest/folder-watch.js";
 import { log } from "../logger.js";
 import { PKS_VERSION } from "../version.js";
 import { withStoreOptions } from "./store-options.js";
+import { summaryLine } from "./sync-report.js";
 
-/** `pks serve --root DIR`: MCP at /mcp and REST at /v1 on one HTTP server. */
+/**
+ * `pks serve --root DIR`: MCP at /mcp and REST at /v1 on one HTTP server.
+ * Once it listens, the folder is synced into its project and watched
+ * (`--no-sync` skips both); the summary line follows the address block.
+ */
 export function serveCommand(): Command {
   return withStoreOptions(new Command("serve").description("serve a folder over HTTP: MCP at /mcp, REST at /v1"))
     .option("--host <host>", "address to bind (default 127.0.0.1, or PKS_HOST)")
     .option("--port <port>", "port (default 8787, or PKS_PORT)")
+    .option("--no-sync", "do not read the folder or watch it")
     .action(async (o) => {
       const config = loadConfig(o);
       const app = await createApp(config);
@@ -33,9 +40,15 @@ export function serveCommand(): Command {
         ...(firstKey
           ? [`  key      ${firstKey.plaintext}`, "           (owner key bound to this project, shown this once: keep it)"]
           : ["  key      create one with: pks key create --user local --project " + local.projectId]),
+        o.sync === false ? "  sync     off" : "  sync     reading the folder, then watching it",
       ];
       process.stdout.write(`${lines.join("\n")}\n`);
+      const watch = o.sync === false ? undefined : watchFolder(app, local.projectId, config.root);
+      void watch?.firstSync.then((summary) => {
+        if (summary) process.stdout.write(`${summaryLine(summary)}\n`);
+      });
       onShutdown(async () => {
+        await watch?.close();
         server.close();
         await app.close();
       });
