@@ -51,21 +51,28 @@ function wordSet(text: string): Set<string> {
 
 /**
  * Keeps redundant rows from crowding out others: at most `perFaction` cells
- * of one faction, and no cell whose words mostly repeat a kept one's.
+ * of one faction, no cell repeating a kept one word for word (same word
+ * set), and no cell whose words mostly repeat a kept cell of the same file.
  */
 export function dropRedundant(cells: readonly RankedCell[], perFaction = 3, similarity = 0.85): RankedCell[] {
   const perFactionCount = new Map<string, number>();
-  const kept: Array<{ cell: RankedCell; words: Set<string> }> = [];
+  const signatures = new Set<string>();
+  const keptByFile = new Map<string, Array<Set<string>>>();
+  const kept: RankedCell[] = [];
   for (const cell of cells) {
     const n = perFactionCount.get(cell.factionId) ?? 0;
     if (n >= perFaction) continue;
     const words = wordSet(cell.text);
-    const dup = kept.slice(-200).some((k) => jaccard(k.words, words) >= similarity);
-    if (dup) continue;
+    const signature = [...words].sort().join(" ");
+    if (signatures.has(signature)) continue;
+    const sameFile = keptByFile.get(cell.fileId) ?? [];
+    if (sameFile.some((k) => jaccard(k, words) >= similarity)) continue;
     perFactionCount.set(cell.factionId, n + 1);
-    kept.push({ cell, words });
+    signatures.add(signature);
+    keptByFile.set(cell.fileId, [...sameFile, words]);
+    kept.push(cell);
   }
-  return kept.map((k) => k.cell);
+  return kept;
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {

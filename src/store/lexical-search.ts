@@ -65,12 +65,14 @@ export async function bestCellsOfFiles(
   perFile: number,
 ): Promise<CellHit[]> {
   if (fileIds.length === 0) return [];
+  // bm25() cannot run inside a window function: score first, materialized, then rank per file.
   const rows = await q.all<{ cell_id: string; file_id: string; faction_id: string; text: string; s: number }>(
-    `SELECT cell_id, file_id, faction_id, text, s FROM (
-       SELECT c.cell_id, c.file_id, c.faction_id, c.text, -bm25(cells_fts, ${CELL_WEIGHTS}) AS s,
-         row_number() OVER (PARTITION BY c.file_id ORDER BY bm25(cells_fts, ${CELL_WEIGHTS})) AS k
+    `WITH hits AS MATERIALIZED (
+       SELECT c.cell_id, c.file_id, c.faction_id, c.text, -bm25(cells_fts, ${CELL_WEIGHTS}) AS s
        FROM cells_fts JOIN cells c ON c.rowid = cells_fts.rowid
        WHERE cells_fts MATCH ? AND c.retired_at IS NULL AND c.file_id IN (${placeholders(fileIds.length)}))
+     SELECT cell_id, file_id, faction_id, text, s FROM (
+       SELECT *, row_number() OVER (PARTITION BY file_id ORDER BY s DESC) AS k FROM hits)
      WHERE k <= ?`,
     [match, ...fileIds, perFile],
   );
