@@ -1,8 +1,9 @@
 import type { AnyAction } from "../src/core/action.js";
+import { codeReferences } from "./code-references.js";
 import { memoryQueryAction } from "./memory-query.js";
 
 /**
  * The product's action catalog: every entry is both an MCP tool and a REST
  * dispatch action. Actions join this list as their domains land.
  */
-export const actions: readonly AnyAction[] = [memoryQueryAction];
+export const actions: readonly AnyAction[] = [memoryQueryAction, codeReferences];

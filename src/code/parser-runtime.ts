@@ -43,7 +43,8 @@ export function grammarWasmPath(language: CodeLanguage): string {
   return join(dirname(require.resolve(`${language.wasmPackage}/package.json`)), language.wasmFile);
 }
 
-async function readQuerySource(language: CodeLanguage): Promise<string> {
+/** The extraction query of a language: its query files, concatenated. */
+export async function readQuerySource(language: CodeLanguage): Promise<string> {
   const dir = QUERY_DIRS.find((candidate) => existsSync(join(candidate, language.queryFiles[0] ?? "")));
   if (!dir) throw new Error(`query files for ${language.id} not found`);
   const parts = await Promise.all(language.queryFiles.map((file) => readFile(join(dir, file), "utf8")));

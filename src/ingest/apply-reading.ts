@@ -5,6 +5,7 @@ import type { CellKey, NewCell } from "../store/cells.js";
 import type { Queryable } from "../store/db.js";
 import { insertFactions, liveFactionKeys, placeFaction, retireFactions } from "../store/factions.js";
 import type { FactionKey, NewFaction } from "../store/factions.js";
+import { applyCodeFacts } from "./apply-code-facts.js";
 import { factionHash } from "./faction-hash.js";
 
 /** What one reading changed. */
@@ -64,6 +65,7 @@ export async function applyReading(tx: Queryable, target: Target, output: ReadOu
   await insertCells(tx, fresh, now);
   stats.cellsAdded = fresh.length;
   stats.cellsRetired = stale.length;
+  await applyCodeFacts(tx, target, output, { factionIds, cellIds: cellIds.ids }, now);
   return stats;
 }
 

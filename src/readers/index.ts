@@ -2,12 +2,31 @@
  * The registry of readers, tried in order: specific formats first, plain
  * text last as the catch-all. A new reader is one file and one line here.
  */
+import { codeReader } from "./code-reader.js";
+import { configReader } from "./config-reader.js";
+import { csvReader } from "./csv-reader.js";
+import { docxReader } from "./docx-reader.js";
+import { htmlReader } from "./html-reader.js";
+import { jsonlReader } from "./jsonl-reader.js";
 import { markdownReader } from "./markdown-reader.js";
+import { pdfReader } from "./pdf-reader.js";
 import type { Reader, ReaderInput } from "./reader.js";
+import { subtitleReader } from "./subtitle-reader.js";
 import { textReader } from "./text-reader.js";
 
 /** Every reader, in the order they are tried. */
-export const readers: readonly Reader[] = [markdownReader, textReader];
+export const readers: readonly Reader[] = [
+  codeReader,
+  markdownReader,
+  htmlReader,
+  pdfReader,
+  docxReader,
+  csvReader,
+  jsonlReader,
+  configReader,
+  subtitleReader,
+  textReader,
+];
 
 /** The first reader that accepts the file, or undefined when none does. */
 export function readerFor(input: Pick<ReaderInput, "path" | "contentType">): Reader | undefined {

@@ -4,6 +4,7 @@
  * store, no I/O. The ingestion pipeline hashes faction text to keep
  * unchanged spans (and their cells) across re-ingests.
  */
+import type { CodeFacts } from "../code/code-facts.js";
 
 /** Kinds of file span (DECISIONS.md vocabulary). */
 export const FACTION_TYPES = [
@@ -52,11 +53,15 @@ export interface ReadCell {
   text: string;
   /** Index into `ReadOutput.cells` of the parent (heading) cell, if any. */
   parent?: number;
+  /** Index into `ReadOutput.code.declarations` of the declaration this cell states. */
+  declaration?: number;
 }
 
 export interface ReadOutput {
   factions: ReadFaction[];
   cells: ReadCell[];
+  /** Code intelligence of a source file (code readers only). */
+  code?: CodeFacts;
 }
 
 export interface ReaderInput {

@@ -1,6 +1,7 @@
 import type { SourceLocation } from "../readers/reader.js";
 import type { Queryable } from "./db.js";
 import { insertRows, placeholders } from "./insert-rows.js";
+import { retireFileCode } from "./retire-file-code.js";
 
 /** What the diff needs of a live faction. */
 export interface FactionKey {
@@ -91,4 +92,5 @@ export async function retireFactions(q: Queryable, factionIds: readonly string[]
 export async function retireFileDerivations(q: Queryable, fileId: string, now: string): Promise<void> {
   await q.execute("UPDATE cells SET retired_at = ? WHERE file_id = ? AND retired_at IS NULL", [now, fileId]);
   await q.execute("UPDATE factions SET retired_at = ? WHERE file_id = ? AND retired_at IS NULL", [now, fileId]);
+  await retireFileCode(q, fileId, now);
 }

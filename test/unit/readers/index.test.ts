@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { readerFor, readers } from "../../../src/readers/index.js";
 
 describe("readers registry", () => {
-  it("tries Markdown before plain text", () => {
-    expect(readers.map((r) => r.name)).toEqual(["markdown", "text"]);
+  it("tries code, then Markdown, before plain text", () => {
+    expect(readers.map((r) => r.name)).toEqual(["code", "markdown", "html", "pdf", "docx", "csv", "jsonl", "config", "subtitles", "text"]);
   });
 
   it.each<[string, string, string | undefined]>([
@@ -12,7 +12,7 @@ describe("readers registry", () => {
     ["notes.txt", "text/plain", "text"],
     ["CHANGES", "application/octet-stream", "text"],
     ["docs/spec.rst", "text/x-rst", "text"],
-    ["src/index.ts", "text/x-typescript", undefined],
+    ["src/index.ts", "text/x-typescript", "code"],
     ["logo.png", "image/png", undefined],
   ])("%s (%s) → %s", (path, contentType, expected) => {
     expect(readerFor({ path, contentType })?.name).toBe(expected);
