@@ -15,7 +15,7 @@ export interface FusionWeights {
   graph: number;
 }
 
-export const DEFAULT_WEIGHTS: FusionWeights = { cell: 1, document: 1, graph: 0.5 };
+export const DEFAULT_WEIGHTS: FusionWeights = { cell: 0.5, document: 3, graph: 1 };
 
 /**
  * Fuses the signals into one score per cell: its own BM25, its document's
