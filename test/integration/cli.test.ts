@@ -2,22 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { buildCli } from "../../src/cli/build-cli.js";
+import { runCli } from "../support/run-cli.js";
 import { spawnPks } from "../support/spawn-pks.js";
 
 /** Runs `pks ARGS` in-process and returns what it printed as JSON. */
 async function pks<T = Record<string, unknown>>(...args: string[]): Promise<T> {
-  let out = "";
-  const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-    out += String(chunk);
-    return true;
-  });
-  try {
-    await buildCli().exitOverride().parseAsync(["node", "pks", ...args]);
-  } finally {
-    spy.mockRestore();
-  }
-  return JSON.parse(out) as T;
+  return JSON.parse(await runCli(...args)) as T;
 }
 
 describe("pks admin commands", () => {

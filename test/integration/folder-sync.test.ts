@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ensureLocalProject } from "../../src/access/local-project.js";
-import { buildCli } from "../../src/cli/build-cli.js";
+import { runCli } from "../support/run-cli.js";
 import { syncFolder } from "../../src/ingest/folder-sync.js";
 import type { SyncProgress } from "../../src/ingest/folder-sync.js";
 import { watchFolder } from "../../src/ingest/folder-watch.js";
@@ -222,19 +222,7 @@ describe("pks ingest", () => {
   });
   afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-  async function pks(...args: string[]): Promise<string> {
-    let out = "";
-    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
-      out += String(chunk);
-      return true;
-    });
-    try {
-      await buildCli().exitOverride().parseAsync(["node", "pks", ...args]);
-    } finally {
-      spy.mockRestore();
-    }
-    return out;
-  }
+  const pks = runCli;
 
   it("reads DIR into its project, waits for reading and prints the summary", async () => {
     const summary = JSON.parse(await pks("ingest", root, "--json"));

@@ -6,7 +6,7 @@
  */
 import { expect } from "vitest";
 import type { ReadOutput, SourceLocation } from "../../../src/readers/reader.js";
-import { MAX_CELL_CHARS } from "../../../src/readers/sentences.js";
+import { expectWellFormedCells } from "./invariants.js";
 
 export type LocationKey = keyof SourceLocation;
 
@@ -35,15 +35,5 @@ export function expectLocations(out: ReadOutput, keys: readonly LocationKey[]): 
     expectRange(loc.lineStart, loc.lineEnd);
     expectRange(loc.pdfPageStart, loc.pdfPageEnd);
   }
-  out.cells.forEach((cell, i) => {
-    expect(out.factions[cell.faction]).toBeDefined();
-    expect(cell.text.length).toBeGreaterThan(0);
-    expect(cell.text.length).toBeLessThanOrEqual(MAX_CELL_CHARS);
-    expect(cell.text).toBe(cell.text.trim());
-    if (cell.parent !== undefined) {
-      expect(cell.parent).toBeLessThan(i);
-      const parent = out.cells[cell.parent];
-      expect(parent && out.factions[parent.faction]?.factionType).toBe("heading");
-    }
-  });
+  expectWellFormedCells(out);
 }
