@@ -4,6 +4,7 @@ import { Command } from "commander";
 import { createApiKey } from "../access/create-api-key.js";
 import { ensureLocalProject } from "../access/local-project.js";
 import { createApp } from "../app.js";
+import { hasLiveProjectKey } from "../store/api-keys.js";
 import { loadConfig } from "../config.js";
 import { watchFolder } from "../ingest/folder-watch.js";
 import { log } from "../logger.js";
@@ -25,9 +26,11 @@ export function serveCommand(): Command {
       const config = loadConfig(o);
       const app = await createApp(config);
       const local = await ensureLocalProject(app.deps.db, config.root);
-      const firstKey = local.created
-        ? await createApiKey(app.deps.db, { userId: local.userId, name: "local owner", projectId: local.projectId })
-        : undefined;
+      // The first run mints the owner's key; so does any run that finds none
+      // (a first run stopped before it printed one).
+      const firstKey = (await hasLiveProjectKey(app.deps.db, local.userId, local.projectId))
+        ? undefined
+        : await createApiKey(app.deps.db, { userId: local.userId, name: "local owner", projectId: local.projectId });
       const server = await listen(app.http.fetch, config.host, config.port);
       const address = server.address();
       const port = typeof address === "object" && address ? address.port : config.port;

@@ -124,7 +124,9 @@ async function reconcile(
   options: SyncOptions,
 ): Promise<SyncChanges> {
   const { db } = host.deps;
-  const live = new Map((await listLiveFiles(db, projectId)).map((f) => [f.path, f.chunkId]));
+  const liveFiles = await listLiveFiles(db, projectId);
+  const live = new Map(liveFiles.map((f) => [f.path, f.chunkId]));
+  const synced = new Set(liveFiles.filter((f) => f.origin === "folder").map((f) => f.path));
   const store = new BatchStore(host, projectId, live, options.cache);
   const total = scan.files.length;
   let done = 0;
@@ -137,7 +139,8 @@ async function reconcile(
   options.onProgress?.({ phase: "store", done: total, total });
   forgetVanished(options.cache, scan, inScope);
   const managed = (await getProject(db, projectId))?.rootPath === resolve(root);
-  const gone = managed ? [...live.keys()].filter((path) => inScope(path) && !store.kept.has(path)) : [];
+  // Files an ingest call put in the project are the caller's to keep, not the folder's to retire.
+  const gone = managed ? [...synced].filter((path) => inScope(path) && !store.kept.has(path)) : [];
   const retired = await retirePaths(host.deps, projectId, gone);
   const { added, changed, unchanged, refused } = store;
   return { added, changed, unchanged, retired, refused, skipped: scan.skipped };
@@ -193,7 +196,7 @@ class BatchStore {
     const files = this.#pending;
     this.#pending = [];
     this.#pendingBytes = 0;
-    const answer = await ingestBatch(this.host.deps, this.projectId, files, { intent: SYNC_INTENT });
+    const answer = await ingestBatch(this.host.deps, this.projectId, files, { intent: SYNC_INTENT, origin: "folder" });
     for (const a of answer.accepted) {
       this.kept.add(a.path);
       if (this.live.has(a.path)) this.changed++;

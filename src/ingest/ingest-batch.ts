@@ -3,6 +3,7 @@ import { AppError } from "../errors.js";
 import { chunkIdOf, putChunk } from "../store/chunks.js";
 import { retireFileDerivations } from "../store/factions.js";
 import { retireFilesByPath, upsertQueuedFile } from "../store/files.js";
+import type { FileOrigin } from "../store/files.js";
 import { touchLease } from "../store/leases.js";
 import { bumpCorpusVersion, corpusVersion } from "../store/projects.js";
 import { unindexFile } from "../store/search-index.js";
@@ -27,7 +28,7 @@ export async function ingestBatch(
   deps: ServiceDeps,
   projectId: string,
   files: readonly IncomingFile[],
-  options: { intent?: string } = {},
+  options: { intent?: string; origin?: FileOrigin } = {},
 ): Promise<IngestAnswer> {
   if (files.length === 0) throw new AppError("no_files");
   const { accepted, refused } = acceptFiles(files);
@@ -40,7 +41,15 @@ export async function ingestBatch(
       await putChunk(tx, projectId, chunkId, f.bytes, now);
       const row = await upsertQueuedFile(
         tx,
-        { projectId, path: f.path, contentType: f.contentType, fileType: f.fileType, fileSize: f.bytes.byteLength, chunkId },
+        {
+          projectId,
+          path: f.path,
+          contentType: f.contentType,
+          fileType: f.fileType,
+          fileSize: f.bytes.byteLength,
+          chunkId,
+          origin: options.origin ?? "api",
+        },
         now,
       );
       answer.push({ fileId: row.fileId, path: row.path, status: "queued" });

@@ -90,3 +90,9 @@ export async function revokeApiKey(q: Queryable, keyId: string, now = new Date()
   ]);
   return r.rowsAffected > 0;
 }
+
+/** Whether the user holds a live key bound to the project. */
+export async function hasLiveProjectKey(q: Queryable, userId: string, projectId: string): Promise<boolean> {
+  const row = await q.get("SELECT 1 FROM api_keys WHERE user_id = ? AND project_id = ? AND revoked_at IS NULL LIMIT 1", [userId, projectId]);
+  return row !== undefined;
+}

@@ -3,6 +3,9 @@ import type { Queryable } from "./db.js";
 
 export type FileStatus = "queued" | "reading" | "ready" | "failed" | "retired";
 
+/** Who put the file in the project: an ingest call, or the folder sync (which retires only its own). */
+export type FileOrigin = "api" | "folder";
+
 /** A file as stored. */
 export interface FileRow {
   fileId: string;
@@ -16,6 +19,7 @@ export interface FileRow {
   error: string | null;
   readChunkId: string | null;
   reads: number;
+  origin: FileOrigin;
   createdAt: string;
   updatedAt: string;
 }
@@ -32,6 +36,7 @@ interface Row {
   error: string | null;
   read_chunk_id: string | null;
   reads: number;
+  origin: FileOrigin;
   created_at: string;
   updated_at: string;
 }
@@ -48,6 +53,7 @@ const toFile = (r: Row): FileRow => ({
   error: r.error,
   readChunkId: r.read_chunk_id,
   reads: Number(r.reads),
+  origin: r.origin,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -59,6 +65,7 @@ export interface FileVersion {
   fileType: string;
   fileSize: number;
   chunkId: string;
+  origin: FileOrigin;
 }
 
 /**
@@ -67,13 +74,13 @@ export interface FileVersion {
  */
 export async function upsertQueuedFile(q: Queryable, v: FileVersion, now: string): Promise<FileRow> {
   const row = await q.get<Row>(
-    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?)
+    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, origin, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)
      ON CONFLICT (project_id, path) DO UPDATE SET
        content_type = excluded.content_type, file_type = excluded.file_type, file_size = excluded.file_size,
-       chunk_id = excluded.chunk_id, status = 'queued', error = NULL, updated_at = excluded.updated_at
+       chunk_id = excluded.chunk_id, status = 'queued', error = NULL, origin = excluded.origin, updated_at = excluded.updated_at
      RETURNING *`,
-    [newId("fil"), v.projectId, v.path, v.contentType, v.fileType, v.fileSize, v.chunkId, now, now],
+    [newId("fil"), v.projectId, v.path, v.contentType, v.fileType, v.fileSize, v.chunkId, v.origin, now, now],
   );
   return toFile(row!);
 }

@@ -120,6 +120,20 @@ describe("folder sync", () => {
     expect((await fileOf("src/app.ts"))?.status).toBe("retired");
   });
 
+  it("never retires what an ingest call put in the folder's project", async () => {
+    await syncFolder(w.app, projectId, w.root);
+    const { ingestBatch } = await import("../../src/ingest/ingest-batch.js");
+    await ingestBatch(w.app.deps, projectId, [{ path: "uploaded/notes.md", bytes: Buffer.from("# Notes\n\nSent over the API.\n") }]);
+    w.app.worker.kick();
+    await w.app.worker.whenIdle();
+    const summary = await syncFolder(w.app, projectId, w.root);
+    expect(summary.retired).toBe(0);
+    expect((await fileOf("uploaded/notes.md"))?.status).toBe("ready");
+    unlinkSync(join(w.root, "README.md"));
+    expect((await syncFolder(w.app, projectId, w.root)).retired).toBe(1);
+    expect((await fileOf("uploaded/notes.md"))?.status).toBe("ready");
+  });
+
   it("only adds to a project that is not the folder's own", async () => {
     await syncFolder(w.app, w.projectId, w.root);
     unlinkSync(join(w.root, "README.md"));
