@@ -3,12 +3,14 @@ import { log } from "../logger.js";
 import { readerFor } from "../readers/index.js";
 import type { ReadOutput } from "../readers/reader.js";
 import { getChunkBytes } from "../store/chunks.js";
-import { claimNextQueued, finishReading, requeueInterrupted } from "../store/files.js";
+import { claimQueued, finishReading, requeueInterrupted } from "../store/files.js";
 import { reindexFile } from "../store/search-index.js";
 import type { FileRow } from "../store/files.js";
 import { applyReading } from "./apply-reading.js";
 
 const EMPTY: ReadOutput = { factions: [], cells: [] };
+/** Files claimed per transaction. */
+const CLAIM_BATCH = 8;
 
 /**
  * Reads queued files, one at a time, inside the server process:
@@ -62,7 +64,7 @@ export class IngestWorker {
     while (this.#running) {
       this.#kicked = false;
       this.#busy = true;
-      while (this.#running && (await this.#readOne())) {
+      while (this.#running && (await this.#readBatch())) {
         await new Promise((r) => setImmediate(r));
       }
       this.#busy = false;
@@ -77,17 +79,28 @@ export class IngestWorker {
     }
   }
 
-  /** Claims and reads one file; false when the queue is empty. */
-  async #readOne(): Promise<boolean> {
-    let file: FileRow | undefined;
+  /** Claims a few queued files and reads them one by one; false when the queue is empty. */
+  async #readBatch(): Promise<boolean> {
+    let files: FileRow[];
     try {
-      file = await this.#deps.db.transaction((tx) => claimNextQueued(tx, this.#now()));
+      files = await this.#deps.db.transaction((tx) => claimQueued(tx, this.#now(), CLAIM_BATCH));
     } catch (err) {
-      log.error("claiming a file failed", { error: err });
+      log.error("claiming files failed", { error: err });
       await new Promise((r) => setTimeout(r, 250));
       return true;
     }
-    if (!file) return false;
+    if (files.length === 0) return false;
+    for (const file of files) {
+      // Claimed files left unread by a stop are queued again at the next start.
+      if (!this.#running) break;
+      await this.#readOne(file);
+      await new Promise((r) => setImmediate(r));
+    }
+    return true;
+  }
+
+  /** Reads one claimed file; a failure marks only that file. */
+  async #readOne(file: FileRow): Promise<void> {
     try {
       await this.#read(file);
     } catch (err) {
@@ -95,7 +108,6 @@ export class IngestWorker {
       log.warn("reading failed", { fileId: file.fileId, path: file.path, error: err });
       await finishReading(this.#deps.db, file.fileId, file.chunkId, { status: "failed", error: message }, this.#now()).catch(() => undefined);
     }
-    return true;
   }
 
   async #read(file: FileRow): Promise<void> {

@@ -108,17 +108,18 @@ export async function requeueFile(q: Queryable, fileId: string, chunkId: string,
 }
 
 /**
- * Claims the oldest queued file for reading, atomically: the caller holds
- * a write transaction, so two workers never claim the same file.
+ * Claims up to `limit` of the oldest queued files for reading, atomically:
+ * the caller holds a write transaction, so two workers never claim the same
+ * file. One commit for several claims keeps fsyncs down.
  */
-export async function claimNextQueued(q: Queryable, now: string): Promise<FileRow | undefined> {
-  const row = await q.get<Row>(
+export async function claimQueued(q: Queryable, now: string, limit: number): Promise<FileRow[]> {
+  const rows = await q.all<Row>(
     `UPDATE files SET status = 'reading', updated_at = ?
-     WHERE file_id = (SELECT file_id FROM files WHERE status = 'queued' ORDER BY updated_at, file_id LIMIT 1)
+     WHERE file_id IN (SELECT file_id FROM files WHERE status = 'queued' ORDER BY updated_at, file_id LIMIT ?)
      RETURNING *`,
-    [now],
+    [now, limit],
   );
-  return row && toFile(row);
+  return rows.map(toFile).sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.fileId.localeCompare(b.fileId));
 }
 
 /** Marks a claimed file's reading finished, if it was not re-queued meanwhile. */
