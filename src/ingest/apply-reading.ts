@@ -6,6 +6,7 @@ import type { Queryable } from "../store/db.js";
 import { insertFactions, liveFactionKeys, placeFaction, retireFactions } from "../store/factions.js";
 import type { FactionKey, NewFaction } from "../store/factions.js";
 import { applyCodeFacts } from "./apply-code-facts.js";
+import { applyDocumentEntities, linkSymbolMentions } from "./apply-document-entities.js";
 import { factionHash } from "./faction-hash.js";
 
 /** What one reading changed. */
@@ -66,6 +67,11 @@ export async function applyReading(tx: Queryable, target: Target, output: ReadOu
   stats.cellsAdded = fresh.length;
   stats.cellsRetired = stale.length;
   await applyCodeFacts(tx, target, output, { factionIds, cellIds: cellIds.ids }, now);
+  await applyDocumentEntities(tx, target, output, cellIds.ids, now);
+  if (output.code) {
+    const declared = output.code.declarations.flatMap((d) => [d.symbol, d.qualifiedName]);
+    await linkSymbolMentions(tx, target.projectId, [...new Set(declared)]);
+  }
   return stats;
 }
 

@@ -1,0 +1,98 @@
+/**
+ * Spots the entities one cell of a document mentions: names found by the
+ * English tagger, heading subjects, defined terms and aliases, and code
+ * identifiers. Precision first: a name is only reported when its spelling,
+ * position or wording says it is one.
+ */
+import { normalizeName } from "../graph/normalize-name.js";
+import { codeBlockMentions } from "./code-block-mentions.js";
+import { codeSpanMention, codeSpans, codeWordMention } from "./code-mentions.js";
+import { definitionMentions } from "./definition-mentions.js";
+import type { EntityMention, MentionSource, SpotInput } from "./entity-mention.js";
+import { headingMentions } from "./heading-mentions.js";
+import { properNameMentions } from "./proper-name-mentions.js";
+import { textTokens } from "./text-tokens.js";
+import { toolMentions } from "./tool-mentions.js";
+import { tagWords } from "./word-tags.js";
+import { PERSON_SECTIONS } from "./word-lists.js";
+
+export type { EntityMention, MentionKind, MentionSource, SpotInput } from "./entity-mention.js";
+
+/**
+ * How much of a span's raw text is read. A cell is at most a few thousand
+ * characters, but its span can be a whole file's worth of one paragraph or
+ * code block, read again for each of its cells.
+ */
+const MAX_RAW_CHARS = 20_000;
+
+/** When one cell names a thing twice, the mention from the more telling rule is kept. */
+const SOURCE_RANK: Record<MentionSource, number> = { code: 0, definition: 1, heading: 2, nlp: 3 };
+
+function rank(m: EntityMention): number {
+  return (m.hint === undefined ? 0 : 10) + SOURCE_RANK[m.source];
+}
+
+/** One mention per name (and alias declaration), the most telling first. */
+function dedupe(mentions: readonly EntityMention[]): EntityMention[] {
+  const kept = new Map<string, EntityMention>();
+  for (const m of [...mentions].sort((a, b) => rank(a) - rank(b))) {
+    const key = `${normalizeName(m.name) || m.name}\u0000${m.aliasOf === undefined ? "" : normalizeName(m.aliasOf)}`;
+    if (!kept.has(key)) kept.set(key, m);
+  }
+  return [...kept.values()];
+}
+
+/** Code spans of the raw span text that this cell's text contains. */
+function codeSpanMentions(cell: SpotInput): EntityMention[] {
+  const raw = cell.factionText !== undefined && cell.factionText.length <= MAX_RAW_CHARS ? cell.factionText : cell.text;
+  const spans = codeSpans(raw);
+  return spans.filter((s) => cell.text.includes(s.trim())).flatMap((s) => codeSpanMention(s) ?? []);
+}
+
+/** Sentences and clauses in which a definition can open, without a leading conjunction. */
+function clauses(text: string): string[] {
+  return text
+    .split(/(?<=[.!?;:])\s+|\s+[-–—]\s+(?=\p{Lu})/u)
+    .map((s) => s.replace(/^(?:and|but|or|so|then|while|whereas)\s+/i, "").trim())
+    .filter((s) => s.length > 0);
+}
+
+/**
+ * The whole code of a block: a fenced span's lines without the fences; for
+ * any other span (HTML markup, indented code) the cell text.
+ */
+function codeOf(cell: SpotInput): string {
+  const raw = cell.factionText?.slice(0, MAX_RAW_CHARS).trim() ?? "";
+  const fence = /^(`{3,}|~{3,})[^\n]*\n([\s\S]*?)(?:\n\1[`~]*)?$/.exec(raw);
+  return fence?.[2] ?? cell.text;
+}
+
+function inPersonSection(headingPath: readonly string[]): boolean {
+  return headingPath.some((h) => PERSON_SECTIONS.has(h.replace(/^[\d.\s]+/, "").trim().toLowerCase()));
+}
+
+function proseMentions(cell: SpotInput, text: string): EntityMention[] {
+  const tokens = textTokens(text);
+  const tags = tagWords(text);
+  const found = [...codeSpanMentions(cell), ...tokens.flatMap((t) => codeWordMention(t.core) ?? []), ...toolMentions(tokens, tags)];
+  found.push(...properNameMentions(tokens, tags, inPersonSection(cell.headingPath)));
+  for (const clause of clauses(text)) found.push(...definitionMentions(clause, tags));
+  return found;
+}
+
+/**
+ * The entities a cell mentions. Code blocks yield their API names and the
+ * programs they run; headings yield their subject; prose yields names,
+ * definitions, aliases and code identifiers. Symbols (`kind: "symbol"`) are
+ * to be resolved against the project's code symbols by name.
+ */
+export function spotEntities(cell: SpotInput): EntityMention[] {
+  const text = cell.text.trim();
+  if (text.length === 0) return [];
+  if (cell.factionType === "code_block") return dedupe(codeBlockMentions(codeOf(cell)));
+  if (cell.isHeading) {
+    const code = textTokens(text).flatMap((t) => codeWordMention(t.core) ?? []);
+    return dedupe([...codeSpanMentions(cell), ...code, ...headingMentions(text)]);
+  }
+  return dedupe(proseMentions(cell, text));
+}
