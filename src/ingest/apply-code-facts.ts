@@ -1,9 +1,11 @@
 /**
  * Persists a code file's facts in the reading's transaction: symbols by
  * stable id (kept, updated, revived or retired), the file's references and
- * imports replaced whole, its path keys, and its graph entities and links.
+ * imports replaced whole, its path keys, its graph entities and links, and
+ * the declarations' full-text search rows.
  */
 import { fileKeysFor } from "../code/module-keys.js";
+import { indexFileSymbols } from "../context/index-symbols.js";
 import type { ReadOutput } from "../readers/reader.js";
 import { replaceFileReferences } from "../store/code-references.js";
 import type { Queryable } from "../store/db.js";
@@ -93,6 +95,7 @@ export async function applyCodeFacts(
   const units = declaredUnits(output, ids);
   const entities = await upsertCodeEntities(tx, file, units, now);
   await writeSymbols(tx, file, facts.language, units, entities, now);
+  await indexFileSymbols(tx, file.fileId);
   await linkDeclarationCells(tx, units, entities);
   await replaceFileReferences(tx, file, referenceRows(facts));
   await replaceFileImports(tx, file.projectId, file.fileId, importRows(facts, file.path));

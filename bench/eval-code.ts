@@ -1,0 +1,211 @@
+/**
+ * code_context_pack on real tasks against BM25 over declarations packed to
+ * the same budget, in the same run and on the same store.
+ *
+ * Sources: SWE-bench Lite instances on fetched mirrors (../shared/data/
+ * swebench-lite; gold: the patched file and the hunk headers' functions),
+ * and tasks mined from a TypeScript repository's history (commit message →
+ * the declarations the diff touched on the parent). Each repository's trees
+ * are ingested through the real pipeline, commit after commit, sending only
+ * changed files. Tasks are split by id into a tuning third and a reporting
+ * two thirds; the defaults were chosen on the tuning third.
+ *
+ *   node --import tsx bench/eval-code.ts [--per-repo N] [--mined N] [--mirrors DIR]
+ *        [--ts-repo owner/name] [--ts-src DIR] [--sources swe,mined] [--repos a/b,c/d] [--budget N] [--tune]
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { ensureLocalProject } from "../src/access/local-project.js";
+import { createApp } from "../src/app.js";
+import type { App } from "../src/app.js";
+import { loadConfig } from "../src/config.js";
+import { codeContextPack } from "../src/context/code-context-pack.js";
+import { rankDeclarations } from "../src/context/rank-declarations.js";
+import type { CodeContextPackRequest } from "../src/context/code-context-pack.js";
+import { minedGroup, mirrorOf, sweBenchGroups } from "./lib/code-tasks.js";
+import type { CodeTask, TaskGroup } from "./lib/code-tasks.js";
+import { DeclarationBm25 } from "./lib/declaration-bm25.js";
+import type { ChangedFile } from "./lib/git-tree.js";
+import { percentile } from "./lib/ir-metrics.js";
+import { scorePack, summarize } from "./lib/pack-metrics.js";
+import type { Gold, PackScore, Summary } from "./lib/pack-metrics.js";
+import { TreeIngest } from "./lib/tree-ingest.js";
+import { tuningGrid } from "./lib/code-tuning.js";
+
+const args = process.argv.slice(2);
+const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback);
+const PER_REPO = Number(opt("--per-repo", "6"));
+const MINED = Number(opt("--mined", "60"));
+const MIRRORS = opt("--mirrors", "/work/.mirror");
+const TS_REPO = opt("--ts-repo", "kysely-org/kysely");
+const TS_SRC = opt("--ts-src", "src");
+const SOURCES = new Set(opt("--sources", "swe,mined").split(","));
+const BUDGET = Number(opt("--budget", "4096"));
+const TUNE = args.includes("--tune");
+const REPOS = opt("--repos", "").split(",").filter(Boolean);
+const SWE_DATA = new URL("../../shared/data/swebench-lite/swebench_lite_test_retrieval.jsonl", import.meta.url);
+
+type Tuning = NonNullable<CodeContextPackRequest["tuning"]>;
+interface Outcome {
+  source: string;
+  id: string;
+  split: "tune" | "report";
+  config: string;
+  ours: PackScore;
+  baseline: PackScore;
+  msOurs: number;
+  /** Rank of the first gold file among the files each ranks (Infinity when absent). */
+  fileRank: number;
+  baselineFileRank: number;
+}
+
+/** A third of the tasks, fixed by id, for tuning; the rest for reporting. */
+function splitOf(id: string): "tune" | "report" {
+  let h = 2166136261;
+  for (const ch of id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
+  return h % 3 === 0 ? "tune" : "report";
+}
+
+/** Gold of a mined task: the innermost declaration around each line the diff touched, on the parent. */
+async function minedGold(app: App, projectId: string, changed: readonly ChangedFile[]): Promise<Gold> {
+  const rows = await app.deps.db.all<{ symbol_id: string; path: string; line_start: number; line_end: number; depth: number }>(
+    `SELECT s.symbol_id, f.path, s.line_start, s.line_end, s.depth FROM symbols s JOIN files f ON f.file_id = s.file_id
+     WHERE f.project_id = ? AND f.path IN (${changed.map(() => "?").join(", ")}) AND s.retired_at IS NULL`,
+    [projectId, ...changed.map((c) => c.path)],
+  );
+  const gold = new Set<string>();
+  for (const file of changed) {
+    const decls = rows.filter((r) => r.path === file.path);
+    const around = (from: number, to: number) =>
+      decls.filter((d) => d.line_start <= from && to <= d.line_end).sort((a, b) => b.depth - a.depth || b.line_start - a.line_start)[0];
+    for (const [start, count] of file.hunks) {
+      const spans: Array<[number, number]> = count === 0 ? [[start, start + 1]] : Array.from({ length: count }, (_, i) => [start + i, start + i]);
+      for (const [from, to] of spans) {
+        const d = around(from, to);
+        if (d) gold.add(d.symbol_id);
+      }
+    }
+  }
+  return { files: changed.map((c) => c.path), declarations: [...gold].map((symbolId) => ({ symbolId })) };
+}
+
+const firstGold = (paths: readonly string[], gold: Gold) => {
+  const i = paths.findIndex((p) => gold.files.includes(p));
+  return i < 0 ? Number.POSITIVE_INFINITY : i;
+};
+
+async function evaluateTask(app: App, projectId: string, baseline: DeclarationBm25, source: string, t: CodeTask, gold: Gold, configs: Map<string, Tuning>) {
+  const out: Outcome[] = [];
+  const basePack = await baseline.pack([projectId], t.task, BUDGET, app.deps.tokens);
+  const base = scorePack(basePack, gold);
+  const baselineFileRank = firstGold([...new Set(basePack.declarations.map((d) => d.filepath))], gold);
+  for (const [config, tuning] of configs) {
+    const start = performance.now();
+    const pack = await codeContextPack(app.deps.db, [projectId], { task: t.task, budget: BUDGET, tuning }, app.deps.tokens);
+    const msOurs = performance.now() - start;
+    const ranking = await rankDeclarations(app.deps.db, [projectId], t.task, { declarations: [], files: [] }, tuning.weights);
+    const fileRank = firstGold(ranking.files.map((f) => f.path), gold);
+    out.push({ source, id: t.id, split: splitOf(t.id), config, ours: scorePack(pack, gold), baseline: base, msOurs, fileRank, baselineFileRank });
+  }
+  return out;
+}
+
+async function runGroup(group: TaskGroup, configs: Map<string, Tuning>): Promise<{ outcomes: Outcome[]; ingestSeconds: number }> {
+  const root = mkdtempSync(join(tmpdir(), "pks-eval-code-"));
+  const app = await createApp(loadConfig({ root, db: ":memory:" }, { PKS_LOG: "silent" }));
+  const outcomes: Outcome[] = [];
+  let ingestSeconds = 0;
+  try {
+    const local = await ensureLocalProject(app.deps.db, root);
+    const tree = new TreeIngest(app, local.projectId, group.gitDir, group.keep);
+    const baseline = new DeclarationBm25(app.deps.db);
+    await baseline.create();
+    for (const t of group.tasks) {
+      const move = await tree.moveTo(t.commit);
+      ingestSeconds += move.seconds;
+      await baseline.update(local.projectId, [...move.changed, ...move.removed]);
+      const gold = t.gold ?? (await minedGold(app, local.projectId, t.changed ?? []));
+      outcomes.push(...(await evaluateTask(app, local.projectId, baseline, group.source, t, gold, configs)));
+    }
+  } finally {
+    await app.close();
+    rmSync(root, { recursive: true, force: true });
+  }
+  return { outcomes, ingestSeconds };
+}
+
+const f3 = (x: number) => (Number.isNaN(x) ? "  n/a" : x.toFixed(3));
+const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : "n/a");
+
+function report(label: string, rows: readonly Outcome[]): { label: string; ours: Summary; baseline: Summary } | undefined {
+  if (rows.length === 0) return undefined;
+  const ours = summarize(rows.map((r) => r.ours));
+  const baseline = summarize(rows.map((r) => r.baseline));
+  const ms = rows.map((r) => r.msOurs);
+  console.log(`\n${label}: ${ours.n} tasks (${ours.withGoldDeclarations} with gold declarations)`);
+  console.log(`  metric                      ours   BM25-decl  ratio`);
+  const line = (name: string, a: number, b: number) => console.log(`  ${name.padEnd(26)} ${f3(a)}   ${f3(b)}     ${ratio(a, b)}`);
+  line("gold-file recall", ours.fileRecall, baseline.fileRecall);
+  line("  (declaration files only)", ours.declarationFileRecall, baseline.declarationFileRecall);
+  line("gold-declaration recall", ours.declarationRecall, baseline.declarationRecall);
+  line("precision (in gold files)", ours.precision, baseline.precision);
+  line("precision (gold decls)", ours.declarationPrecision, baseline.declarationPrecision);
+  line("declarations packed", ours.declarations, baseline.declarations);
+  line("tokens used", ours.used, baseline.used);
+  const at = (k: number, key: "fileRank" | "baselineFileRank") => rows.filter((r) => r[key] < k).length / rows.length;
+  console.log(`  file ranking recall@1/3/5/10/20: ours ${[1, 3, 5, 10, 20].map((k) => at(k, "fileRank").toFixed(2)).join("/")}` +
+    `, BM25-decl (files in pack order) ${[1, 3, 5, 10, 20].map((k) => at(k, "baselineFileRank").toFixed(2)).join("/")}`);
+  console.log(`  code_context_pack p50 ${percentile(ms, 50).toFixed(1)} ms, p95 ${percentile(ms, 95).toFixed(1)} ms`);
+  const holds = ours.fileRecall >= 1.2 * baseline.fileRecall && ours.precision >= baseline.precision;
+  console.log(`  target (file recall ≥ 1.2× at no lower precision): ${holds ? "holds" : "does not hold"}`);
+  return { label, ours, baseline };
+}
+
+function groupsToRun(): TaskGroup[] {
+  const groups: TaskGroup[] = [];
+  if (SOURCES.has("swe")) {
+    const swe = sweBenchGroups(SWE_DATA.pathname, MIRRORS, PER_REPO);
+    if (swe.groups.length === 0) console.log(`swe-bench: skipped: no fetched mirror under ${MIRRORS} (want ${swe.missing.join(", ")})`);
+    else if (swe.missing.length > 0) console.log(`swe-bench: not fetched, left out: ${swe.missing.join(", ")}`);
+    groups.push(...swe.groups.filter((g) => REPOS.length === 0 || REPOS.includes(g.repo)));
+  }
+  if (SOURCES.has("mined")) {
+    const gitDir = mirrorOf(MIRRORS, TS_REPO);
+    if (!gitDir) console.log(`mined: skipped: ${TS_REPO} is not fetched under ${MIRRORS}`);
+    else groups.push(minedGroup(TS_REPO, gitDir, TS_SRC, MINED));
+  }
+  return groups;
+}
+
+async function main(): Promise<void> {
+  const configs = TUNE ? tuningGrid() : new Map<string, Tuning>([["default", {}]]);
+  const outcomes: Outcome[] = [];
+  for (const group of groupsToRun()) {
+    const run = await runGroup(group, configs);
+    outcomes.push(...run.outcomes);
+    console.log(`${group.source} ${group.repo}: ${group.tasks.length} tasks, ingest ${run.ingestSeconds.toFixed(1)} s`);
+  }
+  if (outcomes.length === 0) {
+    console.log("skipped: no task source available");
+    return;
+  }
+  const results = [];
+  for (const config of configs.keys()) {
+    const mine = outcomes.filter((o) => o.config === config);
+    if (TUNE) console.log(`\n=== config ${config}`);
+    for (const source of ["swe-bench", "mined"]) {
+      for (const split of TUNE ? (["tune"] as const) : (["tune", "report"] as const)) {
+        const r = report(`${source} / ${split}${config === "default" ? "" : ` / ${config}`}`, mine.filter((o) => o.source === source && o.split === split));
+        if (r) results.push(r);
+      }
+    }
+  }
+  if (!TUNE) {
+    mkdirSync(new URL("results/", import.meta.url), { recursive: true });
+    writeFileSync(new URL("results/eval-code.json", import.meta.url), JSON.stringify({ at: new Date().toISOString(), budget: BUDGET, results }, null, 2));
+  }
+}
+
+await main();

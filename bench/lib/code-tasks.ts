@@ -1,0 +1,110 @@
+/**
+ * Real coding tasks for the code evaluation: SWE-bench Lite instances
+ * (issue text, gold file and hunk-header functions) on fetched mirrors, and
+ * tasks mined from a TypeScript repository's history (commit message →
+ * the declarations its diff touched, found on the parent commit).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import type { ChangedFile } from "./git-tree.js";
+import { changedFiles, commitsTouching, hasCommit } from "./git-tree.js";
+import type { Gold } from "./pack-metrics.js";
+
+export interface CodeTask {
+  id: string;
+  /** The tree the task is asked against. */
+  commit: string;
+  task: string;
+  /** Known up front (SWE-bench), or computed on the ingested tree from `changed` (mined). */
+  gold?: Gold;
+  changed?: ChangedFile[];
+}
+
+export interface TaskGroup {
+  source: "swe-bench" | "mined";
+  repo: string;
+  gitDir: string;
+  /** Which paths of a tree are ingested. */
+  keep: (path: string) => boolean;
+  tasks: CodeTask[];
+}
+
+interface SweRow {
+  instance_id: string;
+  repo: string;
+  base_commit: string;
+  task: string;
+  gold_files: string[];
+  gold_functions_approx: string[];
+  created_at: string;
+}
+
+/** Repositories small enough to fetch and ingest here (django, scikit-learn, matplotlib are not). */
+const SWE_REPOS = ["psf/requests", "pallets/flask", "mwaskom/seaborn", "pydata/xarray", "pylint-dev/pylint", "astropy/astropy", "pytest-dev/pytest", "sphinx-doc/sphinx", "sympy/sympy"];
+
+/** `n` items spread evenly over a list. */
+function spread<T>(items: readonly T[], n: number): T[] {
+  if (items.length <= n) return [...items];
+  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
+}
+
+/** Mirror git directory of `owner/name`, if fetched. */
+export function mirrorOf(mirrors: string, repo: string): string | undefined {
+  const dir = join(mirrors, repo.replace("/", "+"), "repo");
+  return existsSync(dir) ? dir : undefined;
+}
+
+/** SWE-bench Lite groups (one per fetched repository), at most `perRepo` instances each, oldest first. */
+export function sweBenchGroups(dataFile: string, mirrors: string, perRepo: number): { groups: TaskGroup[]; missing: string[] } {
+  const rows = readFileSync(dataFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as SweRow);
+  const groups: TaskGroup[] = [];
+  const missing: string[] = [];
+  for (const repo of SWE_REPOS) {
+    const gitDir = mirrorOf(mirrors, repo);
+    const all = rows.filter((r) => r.repo === repo).sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
+    if (!gitDir) {
+      missing.push(repo);
+      continue;
+    }
+    const usable = all.filter((r) => hasCommit(gitDir, r.base_commit));
+    const tasks = spread(usable, perRepo).map((r) => ({
+      id: r.instance_id,
+      commit: r.base_commit,
+      task: r.task,
+      gold: {
+        files: r.gold_files,
+        declarations: r.gold_functions_approx.map((g) => ({ path: g.split("::")[0] ?? "", name: g.split("::").at(-1) ?? "" })),
+      },
+    }));
+    if (tasks.length > 0) groups.push({ source: "swe-bench", repo, gitDir, keep: (p) => p.endsWith(".py"), tasks });
+  }
+  return { groups, missing };
+}
+
+const SKIP_SUBJECT = /^(chore|docs?|tests?|ci|build|style|release|bump|merge|revert)\b|^v?\d+\.\d+|^\S+$/i;
+const TS_SOURCE = /\.(ts|tsx|mts|cts)$/;
+const isTestPath = (p: string) => /(^|\/)(test|tests|__tests__)\//.test(p) || /\.(test|spec)\.[cm]?tsx?$/.test(p);
+
+function messageOf(subject: string, body: string): string {
+  const kept = body.split("\n").filter((l) => !/^(co-authored-by|signed-off-by):/i.test(l.trim()));
+  return `${subject}\n\n${kept.join("\n")}`.replace(/\s*\(#\d+\)/g, "").trim();
+}
+
+/**
+ * Tasks from a TypeScript history: recent non-merge commits under `srcDir`
+ * whose subject reads as a change (no chores, releases, docs) and that modify
+ * 1–5 non-test source files. Oldest first; each is asked against its parent.
+ */
+export function minedGroup(repo: string, gitDir: string, srcDir: string, n: number): TaskGroup {
+  const tasks: CodeTask[] = [];
+  for (const c of commitsTouching(gitDir, [srcDir]).reverse()) {
+    if (tasks.length >= n) break;
+    if (c.parents.length !== 1 || SKIP_SUBJECT.test(c.subject.trim())) continue;
+    const changed = changedFiles(gitDir, c.parents[0]!, c.commit).filter((f) => TS_SOURCE.test(f.path) && f.path.startsWith(`${srcDir}/`));
+    const modified = changed.filter((f) => f.status === "M" && !isTestPath(f.path));
+    if (modified.length === 0 || changed.length > 5) continue;
+    tasks.push({ id: c.commit.slice(0, 10), commit: c.parents[0]!, task: messageOf(c.subject, c.body), changed: modified });
+  }
+  const keep = (p: string) => TS_SOURCE.test(p) && !p.startsWith("site/") && !p.includes("node_modules/");
+  return { source: "mined", repo, gitDir, keep, tasks: tasks.reverse() };
+}

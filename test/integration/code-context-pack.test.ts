@@ -1,0 +1,239 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { get_encoding } from "tiktoken";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { authenticateKey } from "../../src/access/authenticate.js";
+import { createMcpServer } from "../../src/transports/mcp-server.js";
+import { actions } from "../../tools/index.js";
+import { fileEntry, ingest } from "../support/ingest-helpers.js";
+import { createTestWorld, send } from "../support/test-app.js";
+import type { TestWorld } from "../support/test-app.js";
+
+interface Declaration {
+  symbol: string;
+  symbolId: string;
+  kind: string;
+  fileId: string;
+  filepath: string;
+  lines: [number, number];
+  body: string;
+}
+interface Pack {
+  budget: number;
+  used: number;
+  declarations: Declaration[];
+  files: Array<{ fileId: string; filepath: string; reason: string }>;
+}
+
+const FILES: Array<[string, string]> = [
+  [
+    "src/config/parse-config.ts",
+    `import { readText } from "../io/read-text.js";
+import type { Config } from "./config-types.js";
+import { validate } from "./validate-fields.js";
+
+/** Reads a JSON config file and checks its fields. */
+export function parseConfigFile(path: string): Config {
+  const text = readText(path);
+  const raw = JSON.parse(text) as Partial<Config>;
+  if (typeof raw.port !== "number" || !validate(raw.port)) throw new Error("port missing");
+  return { port: raw.port, host: raw.host ?? "localhost" };
+}
+`,
+  ],
+  ["src/config/config-types.ts", "/** Settings of the server. */\nexport interface Config {\n  port: number;\n  host: string;\n}\n"],
+  [
+    "src/io/read-text.ts",
+    `import { readFileSync } from "node:fs";
+
+/** The UTF-8 text of a file; an empty file is an error. */
+export function readText(path: string): string {
+  const text = readFileSync(path, "utf8");
+  if (text.length === 0) throw new Error("empty file");
+  return text;
+}
+`,
+  ],
+  [
+    "src/app.ts",
+    `import { parseConfigFile } from "./config/parse-config.js";
+
+/** Starts the server from its config. */
+export function startServer(configPath: string): number {
+  const config = parseConfigFile(configPath);
+  return config.port;
+}
+`,
+  ],
+  [
+    "src/billing/invoice.ts",
+    `import { validate } from "./validate-amount.js";
+
+/** An invoice with its lines. */
+export class Invoice {
+  constructor(readonly lines: number[]) {}
+  /** The invoice total, taxes included. */
+  total(rate: number): number {
+    return this.lines.filter(validate).reduce((sum, line) => sum + line, 0) * (1 + rate);
+  }
+}
+`,
+  ],
+  ["src/config/validate-fields.ts", "/** Rejects negative numbers. */\nexport function validate(value: number): boolean {\n  return value >= 0;\n}\n"],
+  ["src/billing/validate-amount.ts", "/** Rejects negative numbers. */\nexport function validate(value: number): boolean {\n  return value >= 0;\n}\n"],
+  ["src/billing/tax-rate.ts", "/** The tax rate of a country. */\nexport function taxRate(country: string): number {\n  return country === 'FR' ? 0.2 : 0.1;\n}\n"],
+];
+
+describe("code_context_pack", () => {
+  let w: TestWorld;
+  let fileIds: Record<string, string>;
+  const call = (input: unknown, key?: string) =>
+    send(w, "/v1/api/actions", { method: "POST", key: key ?? w.keys.viewer, project: w.projectId, json: { action: "code_context_pack", input } });
+  const pack = async (input: Record<string, unknown>): Promise<Pack> => {
+    const res = await call(input);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { action: string; result: Pack };
+    expect(body.action).toBe("code_context_pack");
+    return body.result;
+  };
+  const symbols = (p: Pack) => p.declarations.map((d) => d.symbol);
+  const paths = (p: Pack) => [...new Set([...p.declarations.map((d) => d.filepath), ...p.files.map((f) => f.filepath)])];
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    const { body } = await ingest(w, FILES.map(([p, t]) => fileEntry(p, t)));
+    fileIds = Object.fromEntries(body.accepted.map((a) => [a.path, a.fileId]));
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => w.close());
+
+  it("ranks the declarations a task names first, each row with its ids, lines and header only", async () => {
+    const p = await pack({ task: "parseConfigFile throws on a config without a port" });
+    expect(p.budget).toBe(4096);
+    expect(p.declarations[0]).toEqual({
+      symbol: "parseConfigFile",
+      symbolId: expect.stringMatching(/^sym_/),
+      kind: "function",
+      fileId: fileIds["src/config/parse-config.ts"],
+      filepath: "src/config/parse-config.ts",
+      lines: [6, 11],
+      body: "export function parseConfigFile(path: string): Config",
+    });
+    expect(p.files[0]).toEqual({ fileId: fileIds["src/config/parse-config.ts"], filepath: "src/config/parse-config.ts", reason: "match" });
+    expect(p.declarations.every((d) => !d.body.includes("JSON.parse"))).toBe(true);
+    expect(paths(p).some((f) => f.startsWith("src/billing/"))).toBe(false);
+  });
+
+  it("matches split identifiers, doc comments, bodies and paths", async () => {
+    expect(symbols(await pack({ task: "the tax rate of a country" }))[0]).toBe("taxRate");
+    expect(symbols(await pack({ task: "invoice total with taxes included" }))).toContain("Invoice.total");
+    expect(symbols(await pack({ task: "error on an empty file: readFileSync returns nothing" }))[0]).toBe("readText");
+    expect(paths(await pack({ task: "something is off in src/billing/tax-rate.ts" }))[0]).toBe("src/billing/tax-rate.ts");
+  });
+
+  it("packs to the budget exactly: used is the tiktoken count of the serialized rows and never exceeds it", async () => {
+    const enc = get_encoding("o200k_base");
+    const task = "parseConfigFile readText startServer Invoice total taxRate config port host";
+    const sizes: number[] = [];
+    for (const budget of [16, 40, 90, 150, 400, 4096]) {
+      const p = await pack({ task, budget });
+      expect(p.budget).toBe(budget);
+      expect(p.used).toBe(enc.encode(JSON.stringify({ declarations: p.declarations, files: p.files })).length);
+      expect(p.used).toBeLessThanOrEqual(budget);
+      sizes.push(p.declarations.length + p.files.length);
+    }
+    expect(sizes[0]).toBe(0);
+    expect(sizes.at(-1)!).toBeGreaterThan(sizes[2]!);
+    expect([...sizes]).toEqual([...sizes].sort((a, b) => a - b));
+    enc.free();
+  });
+
+  it("stops where relevance falls off: a precise task gets a short, complete pack", async () => {
+    const p = await pack({ task: "taxRate" });
+    expect(symbols(p)).toEqual(["taxRate"]);
+    expect(p.used).toBeLessThan(200);
+    const none = await pack({ task: "kubernetes helm chart" });
+    expect(none).toEqual({ budget: 4096, used: 8, declarations: [], files: [] });
+  });
+
+  it("seeds steer the ranking toward their neighbours and are never returned nor spent", async () => {
+    const task = "validate rejects negative numbers";
+    const plain = await pack({ task });
+    expect(paths(plain)).toEqual(expect.arrayContaining(["src/config/validate-fields.ts", "src/billing/validate-amount.ts"]));
+    const billing = await pack({ task, seedFiles: "src/billing/invoice.ts" });
+    expect(billing.declarations[0]!.filepath).toBe("src/billing/validate-amount.ts");
+    expect(paths(billing)).not.toContain("src/billing/invoice.ts");
+    const config = await pack({ task, seedSymbols: "parseConfigFile" });
+    expect(config.declarations[0]!.filepath).toBe("src/config/validate-fields.ts");
+    expect(symbols(config)).not.toContain("parseConfigFile");
+    const byId = await pack({ task, seedSymbols: config.declarations[0]!.symbolId });
+    expect(byId.declarations.map((d) => d.symbolId)).not.toContain(config.declarations[0]!.symbolId);
+    const unknown = await pack({ task, seedSymbols: "noSuchThing, sym_nothing", seedFiles: "nowhere.ts" });
+    expect(unknown).toEqual(plain);
+  });
+
+  it("names why each file is there: a match, reached through references, or through the seeds' imports", async () => {
+    const p = await pack({ task: "startServer" });
+    expect(p.declarations[0]!.symbol).toBe("startServer");
+    expect(p.files).toContainEqual({ fileId: fileIds["src/app.ts"], filepath: "src/app.ts", reason: "match" });
+    expect(p.files).toContainEqual({ fileId: fileIds["src/config/parse-config.ts"], filepath: "src/config/parse-config.ts", reason: "referenced" });
+    const open = await pack({ task: "x", seedFiles: "src/config/parse-config.ts" });
+    expect(open.declarations).toEqual([]);
+    expect(open.files.map((f) => `${f.filepath} ${f.reason}`).sort()).toEqual([
+      "src/app.ts imports",
+      "src/config/config-types.ts imports",
+      "src/config/validate-fields.ts imports",
+      "src/io/read-text.ts imports",
+    ]);
+  });
+
+  it("follows re-reads: renamed declarations are found, removed files are gone", async () => {
+    await ingest(w, [fileEntry("src/billing/tax-rate.ts", "/** The VAT rate of a country. */\nexport function vatRate(country: string): number {\n  return 0.2;\n}\n")]);
+    await w.app.worker.whenIdle();
+    expect(symbols(await pack({ task: "vatRate of a country" }))[0]).toBe("vatRate");
+    expect(symbols(await pack({ task: "taxRate" }))).not.toContain("taxRate");
+  });
+
+  it("refuses bad input with 400 naming the field, and outsiders with 404", async () => {
+    const cases: Array<[unknown, RegExp]> = [
+      [{}, /^invalid input: task: /],
+      [{ task: "" }, /^invalid input: task: /],
+      [{ task: 5 }, /^invalid input: task: /],
+      [{ task: "x".repeat(32_001) }, /^invalid input: task: /],
+      [{ task: "x", budget: 15 }, /^invalid input: budget: /],
+      [{ task: "x", budget: 1.5 }, /^invalid input: budget: /],
+      [{ task: "x", budget: "100" }, /^invalid input: budget: /],
+      [{ task: "x", seedSymbols: ["a"] }, /^invalid input: seedSymbols: /],
+      [{ task: "x", seedFiles: Array.from({ length: 201 }, (_, i) => `f${i}.ts`).join(",") }, /^invalid input: seedFiles: at most 200 entries$/],
+    ];
+    for (const [input, message] of cases) {
+      const res = await call(input);
+      expect(res.status, JSON.stringify(input).slice(0, 80)).toBe(400);
+      const body = (await res.json()) as { error: { code: string; message: string } };
+      expect(body.error.code).toBe("invalid_input");
+      expect(body.error.message).toMatch(message);
+    }
+    expect((await call({ task: "config" }, w.keys.outsider)).status).toBe(404);
+  });
+
+  it("is an MCP tool whose result is the REST body", async () => {
+    const principal = await authenticateKey(w.app.deps.db, `Bearer ${w.keys.viewer}`);
+    const server = createMcpServer({ service: w.app.service, caller: () => ({ principal, projectId: w.projectId }), instructions: "" });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: "test", version: "1.0.0" });
+    await client.connect(clientSide);
+    const tool = (await client.listTools()).tools.find((t) => t.name === "code_context_pack")!;
+    expect(tool.annotations?.readOnlyHint).toBe(true);
+    expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual(["task", "seedSymbols", "seedFiles", "budget"]);
+    expect((tool.inputSchema as { required?: string[] }).required).toEqual(["task"]);
+    const input = { task: "parseConfigFile port", seedFiles: "src/app.ts", budget: 300 };
+    const mcp = await client.callTool({ name: "code_context_pack", arguments: input });
+    expect(mcp.isError).toBeFalsy();
+    expect(JSON.stringify(mcp.structuredContent)).toBe(await (await call(input)).text());
+    const bad = await client.callTool({ name: "code_context_pack", arguments: { budget: 10 } });
+    expect(bad.isError).toBe(true);
+    expect(bad.structuredContent).toEqual(await (await call({ budget: 10 })).json());
+    await client.close();
+  });
+});
