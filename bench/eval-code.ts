@@ -1,6 +1,8 @@
 /**
  * code_context_pack on real tasks against BM25 over declarations packed to
- * the same budget, in the same run and on the same store.
+ * the same budget, in the same run and on the same store: plain BM25
+ * (BM25-decl) and BM25 given the product's identifier splitting and task
+ * terms (BM25-decl+; see bench/lib/declaration-bm25.ts).
  *
  * Sources: SWE-bench Lite instances on fetched mirrors (../shared/data/
  * swebench-lite; gold: the patched file and the hunk headers' functions),
@@ -13,7 +15,7 @@
  *   node --import tsx bench/eval-code.ts [--per-repo N] [--mined N] [--mirrors DIR]
  *        [--ts-repo owner/name] [--ts-src DIR] [--sources swe,mined] [--repos a/b,c/d] [--budget N] [--tune]
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -27,6 +29,7 @@ import type { CodeContextPackRequest } from "../src/context/code-context-pack.js
 import { minedGroup, mirrorOf, sweBenchGroups } from "./lib/code-tasks.js";
 import type { CodeTask, TaskGroup } from "./lib/code-tasks.js";
 import { DeclarationBm25 } from "./lib/declaration-bm25.js";
+import type { BaselineKind } from "./lib/declaration-bm25.js";
 import type { ChangedFile } from "./lib/git-tree.js";
 import { percentile } from "./lib/ir-metrics.js";
 import { scorePack, summarize } from "./lib/pack-metrics.js";
@@ -36,8 +39,8 @@ import { tuningGrid } from "./lib/code-tuning.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback);
-const PER_REPO = Number(opt("--per-repo", "6"));
-const MINED = Number(opt("--mined", "60"));
+const PER_REPO = Number(opt("--per-repo", "8"));
+const MINED = Number(opt("--mined", "150"));
 const MIRRORS = opt("--mirrors", "/work/.mirror");
 const TS_REPO = opt("--ts-repo", "kysely-org/kysely");
 const TS_SRC = opt("--ts-src", "src");
@@ -54,12 +57,14 @@ interface Outcome {
   split: "tune" | "report";
   config: string;
   ours: PackScore;
-  baseline: PackScore;
+  baselines: Record<BaselineKind, PackScore>;
   msOurs: number;
   /** Rank of the first gold file among the files each ranks (Infinity when absent). */
   fileRank: number;
-  baselineFileRank: number;
+  baselineFileRanks: Record<BaselineKind, number>;
 }
+
+const BASELINES: readonly BaselineKind[] = ["plain", "enriched"];
 
 /** A third of the tasks, fixed by id, for tuning; the rest for reporting. */
 function splitOf(id: string): "tune" | "report" {
@@ -96,18 +101,22 @@ const firstGold = (paths: readonly string[], gold: Gold) => {
   return i < 0 ? Number.POSITIVE_INFINITY : i;
 };
 
-async function evaluateTask(app: App, projectId: string, baseline: DeclarationBm25, source: string, t: CodeTask, gold: Gold, configs: Map<string, Tuning>) {
+async function evaluateTask(app: App, projectId: string, baselines: readonly DeclarationBm25[], source: string, t: CodeTask, gold: Gold, configs: Map<string, Tuning>) {
   const out: Outcome[] = [];
-  const basePack = await baseline.pack([projectId], t.task, BUDGET, app.deps.tokens);
-  const base = scorePack(basePack, gold);
-  const baselineFileRank = firstGold([...new Set(basePack.declarations.map((d) => d.filepath))], gold);
+  const scores = {} as Record<BaselineKind, PackScore>;
+  const baselineFileRanks = {} as Record<BaselineKind, number>;
+  for (const baseline of baselines) {
+    const pack = await baseline.pack([projectId], t.task, BUDGET, app.deps.tokens);
+    scores[baseline.kind] = scorePack(pack, gold);
+    baselineFileRanks[baseline.kind] = firstGold([...new Set(pack.declarations.map((d) => d.filepath))], gold);
+  }
   for (const [config, tuning] of configs) {
     const start = performance.now();
     const pack = await codeContextPack(app.deps.db, [projectId], { task: t.task, budget: BUDGET, tuning }, app.deps.tokens);
     const msOurs = performance.now() - start;
     const ranking = await rankDeclarations(app.deps.db, [projectId], t.task, { declarations: [], files: [] }, tuning.weights);
     const fileRank = firstGold(ranking.files.map((f) => f.path), gold);
-    out.push({ source, id: t.id, split: splitOf(t.id), config, ours: scorePack(pack, gold), baseline: base, msOurs, fileRank, baselineFileRank });
+    out.push({ source, id: t.id, split: splitOf(t.id), config, ours: scorePack(pack, gold), baselines: scores, msOurs, fileRank, baselineFileRanks });
   }
   return out;
 }
@@ -120,14 +129,14 @@ async function runGroup(group: TaskGroup, configs: Map<string, Tuning>): Promise
   try {
     const local = await ensureLocalProject(app.deps.db, root);
     const tree = new TreeIngest(app, local.projectId, group.gitDir, group.keep);
-    const baseline = new DeclarationBm25(app.deps.db);
-    await baseline.create();
+    const baselines = BASELINES.map((kind) => new DeclarationBm25(app.deps.db, kind));
+    for (const b of baselines) await b.create();
     for (const t of group.tasks) {
       const move = await tree.moveTo(t.commit);
       ingestSeconds += move.seconds;
-      await baseline.update(local.projectId, [...move.changed, ...move.removed]);
+      for (const b of baselines) await b.update(local.projectId, [...move.changed, ...move.removed]);
       const gold = t.gold ?? (await minedGold(app, local.projectId, t.changed ?? []));
-      outcomes.push(...(await evaluateTask(app, local.projectId, baseline, group.source, t, gold, configs)));
+      outcomes.push(...(await evaluateTask(app, local.projectId, baselines, group.source, t, gold, configs)));
     }
   } finally {
     await app.close();
@@ -139,33 +148,39 @@ async function runGroup(group: TaskGroup, configs: Map<string, Tuning>): Promise
 const f3 = (x: number) => (Number.isNaN(x) ? "  n/a" : x.toFixed(3));
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : "n/a");
 
-function report(label: string, rows: readonly Outcome[]): { label: string; ours: Summary; baseline: Summary } | undefined {
+type Reported = { label: string; ours: Summary } & Record<BaselineKind, Summary>;
+
+function report(label: string, rows: readonly Outcome[]): Reported | undefined {
   if (rows.length === 0) return undefined;
   const ours = summarize(rows.map((r) => r.ours));
-  const baseline = summarize(rows.map((r) => r.baseline));
-  const ms = rows.map((r) => r.msOurs);
+  const plain = summarize(rows.map((r) => r.baselines.plain));
+  const enriched = summarize(rows.map((r) => r.baselines.enriched));
   console.log(`\n${label}: ${ours.n} tasks (${ours.withGoldDeclarations} with gold declarations)`);
-  console.log(`  metric                      ours   BM25-decl  ratio`);
-  const line = (name: string, a: number, b: number) => console.log(`  ${name.padEnd(26)} ${f3(a)}   ${f3(b)}     ${ratio(a, b)}`);
-  line("gold-file recall", ours.fileRecall, baseline.fileRecall);
-  line("  (declaration files only)", ours.declarationFileRecall, baseline.declarationFileRecall);
-  line("gold-declaration recall", ours.declarationRecall, baseline.declarationRecall);
-  line("precision (in gold files)", ours.precision, baseline.precision);
-  line("precision (gold decls)", ours.declarationPrecision, baseline.declarationPrecision);
-  line("declarations packed", ours.declarations, baseline.declarations);
-  line("tokens used", ours.used, baseline.used);
-  const at = (k: number, key: "fileRank" | "baselineFileRank") => rows.filter((r) => r[key] < k).length / rows.length;
-  console.log(`  file ranking recall@1/3/5/10/20: ours ${[1, 3, 5, 10, 20].map((k) => at(k, "fileRank").toFixed(2)).join("/")}` +
-    `, BM25-decl (files in pack order) ${[1, 3, 5, 10, 20].map((k) => at(k, "baselineFileRank").toFixed(2)).join("/")}`);
+  console.log(`  metric                      ours   BM25-decl  ratio   BM25-decl+  ratio`);
+  const line = (name: string, key: keyof Summary) =>
+    console.log(`  ${name.padEnd(26)} ${f3(ours[key])}   ${f3(plain[key])}     ${ratio(ours[key], plain[key]).padEnd(6)}  ${f3(enriched[key])}      ${ratio(ours[key], enriched[key])}`);
+  line("gold-file recall", "fileRecall");
+  line("  (declaration files only)", "declarationFileRecall");
+  line("gold-declaration recall", "declarationRecall");
+  line("precision (in gold files)", "precision");
+  line("precision (gold decls)", "declarationPrecision");
+  line("declarations packed", "declarations");
+  line("tokens used", "used");
+  const at = (k: number, rank: (r: Outcome) => number) => (rows.filter((r) => rank(r) < k).length / rows.length).toFixed(2);
+  const depths = (rank: (r: Outcome) => number) => [1, 3, 5, 10, 20].map((k) => at(k, rank)).join("/");
+  console.log(`  first gold file within 1/3/5/10/20 files: ours ${depths((r) => r.fileRank)}, ` +
+    `BM25-decl ${depths((r) => r.baselineFileRanks.plain)}, BM25-decl+ ${depths((r) => r.baselineFileRanks.enriched)}`);
+  const ms = rows.map((r) => r.msOurs);
   console.log(`  code_context_pack p50 ${percentile(ms, 50).toFixed(1)} ms, p95 ${percentile(ms, 95).toFixed(1)} ms`);
-  const holds = ours.fileRecall >= 1.2 * baseline.fileRecall && ours.precision >= baseline.precision;
-  console.log(`  target (file recall ≥ 1.2× at no lower precision): ${holds ? "holds" : "does not hold"}`);
-  return { label, ours, baseline };
+  const holds = (b: Summary) => (ours.fileRecall >= 1.2 * b.fileRecall && ours.precision >= b.precision ? "holds" : "does not hold");
+  console.log(`  target (file recall ≥ 1.2× at no lower precision): vs BM25-decl ${holds(plain)}; vs BM25-decl+ ${holds(enriched)}`);
+  return { label, ours, plain, enriched };
 }
 
 function groupsToRun(): TaskGroup[] {
   const groups: TaskGroup[] = [];
-  if (SOURCES.has("swe")) {
+  if (SOURCES.has("swe") && !existsSync(SWE_DATA)) console.log(`swe-bench: skipped: ${SWE_DATA.pathname} is missing`);
+  else if (SOURCES.has("swe")) {
     const swe = sweBenchGroups(SWE_DATA.pathname, MIRRORS, PER_REPO);
     if (swe.groups.length === 0) console.log(`swe-bench: skipped: no fetched mirror under ${MIRRORS} (want ${swe.missing.join(", ")})`);
     else if (swe.missing.length > 0) console.log(`swe-bench: not fetched, left out: ${swe.missing.join(", ")}`);

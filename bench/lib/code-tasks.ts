@@ -100,7 +100,9 @@ export function minedGroup(repo: string, gitDir: string, srcDir: string, n: numb
   for (const c of commitsTouching(gitDir, [srcDir]).reverse()) {
     if (tasks.length >= n) break;
     if (c.parents.length !== 1 || SKIP_SUBJECT.test(c.subject.trim())) continue;
-    const changed = changedFiles(gitDir, c.parents[0]!, c.commit).filter((f) => TS_SOURCE.test(f.path) && f.path.startsWith(`${srcDir}/`));
+    const inSource = (path: string) => TS_SOURCE.test(path) && path.startsWith(`${srcDir}/`);
+    const changed = changedFiles(gitDir, c.parents[0]!, c.commit, inSource)?.filter((f) => inSource(f.path));
+    if (!changed) continue;
     const modified = changed.filter((f) => f.status === "M" && !isTestPath(f.path));
     if (modified.length === 0 || changed.length > 5) continue;
     tasks.push({ id: c.commit.slice(0, 10), commit: c.parents[0]!, task: messageOf(c.subject, c.body), changed: modified });

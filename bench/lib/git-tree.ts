@@ -33,7 +33,7 @@ export function treeBlobs(gitDir: string, commit: string, keep: (path: string) =
   return out;
 }
 
-/** The bytes of many blobs, read through one `git cat-file --batch`. */
+/** The bytes of many blobs, read through one `git cat-file --batch`; blobs the mirror lacks are left out. */
 export function blobBytes(gitDir: string, blobs: readonly string[]): Map<string, Buffer> {
   const out = new Map<string, Buffer>();
   if (blobs.length === 0) return out;
@@ -41,7 +41,11 @@ export function blobBytes(gitDir: string, blobs: readonly string[]): Map<string,
   let at = 0;
   for (const blob of blobs) {
     const end = raw.indexOf(10, at);
-    const [, , size] = raw.subarray(at, end).toString("utf8").split(" ");
+    const [, type, size] = raw.subarray(at, end).toString("utf8").split(" ");
+    if (type === "missing" || size === undefined) {
+      at = end + 1;
+      continue;
+    }
     const n = Number(size);
     out.set(blob, raw.subarray(end + 1, end + 1 + n));
     at = end + 1 + n + 1;
@@ -79,19 +83,29 @@ export interface ChangedFile {
   hunks: Array<[number, number]>;
 }
 
-/** Files a commit changed against its first parent, with the parent-side hunks. */
-export function changedFiles(gitDir: string, parent: string, commit: string): ChangedFile[] {
-  const status = git(gitDir, ["diff", "--name-status", "--no-renames", parent, commit]).toString("utf8");
-  const files = new Map<string, ChangedFile>();
-  for (const line of status.split("\n").filter(Boolean)) {
-    const [s = "", path = ""] = line.split("\t");
-    files.set(path, { status: s, path, hunks: [] });
+/**
+ * Files a commit changed against its first parent, with the parent-side
+ * hunks of those `keep` accepts (only their blobs are read); undefined when
+ * the mirror lacks a blob the diff needs.
+ */
+export function changedFiles(gitDir: string, parent: string, commit: string, keep: (path: string) => boolean): ChangedFile[] | undefined {
+  try {
+    const status = git(gitDir, ["diff", "--name-status", "--no-renames", parent, commit]).toString("utf8");
+    const files = new Map<string, ChangedFile>();
+    for (const line of status.split("\n").filter(Boolean)) {
+      const [s = "", path = ""] = line.split("\t");
+      files.set(path, { status: s, path, hunks: [] });
+    }
+    const wanted = [...files.keys()].filter(keep);
+    if (wanted.length === 0) return [...files.values()];
+    let current: ChangedFile | undefined;
+    for (const line of git(gitDir, ["diff", "-U0", "--no-renames", parent, commit, "--", ...wanted]).toString("utf8").split("\n")) {
+      if (line.startsWith("--- ")) current = files.get(line.slice(4).replace(/^a\//, ""));
+      const m = /^@@ -(\d+)(?:,(\d+))? \+/.exec(line);
+      if (m && current) current.hunks.push([Number(m[1]), m[2] === undefined ? 1 : Number(m[2])]);
+    }
+    return [...files.values()];
+  } catch {
+    return undefined;
   }
-  let current: ChangedFile | undefined;
-  for (const line of git(gitDir, ["diff", "-U0", "--no-renames", parent, commit]).toString("utf8").split("\n")) {
-    if (line.startsWith("--- ")) current = files.get(line.slice(4).replace(/^a\//, ""));
-    const m = /^@@ -(\d+)(?:,(\d+))? \+/.exec(line);
-    if (m && current) current.hunks.push([Number(m[1]), m[2] === undefined ? 1 : Number(m[2])]);
-  }
-  return [...files.values()];
 }

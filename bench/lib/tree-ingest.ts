@@ -45,7 +45,8 @@ export class TreeIngest {
       size = 0;
     };
     for (const path of changed) {
-      const b = bytes.get(next.get(path)!) ?? Buffer.alloc(0);
+      const b = bytes.get(next.get(path)!);
+      if (!b) continue;
       if (batch.length >= BATCH_FILES || (size + b.length > BATCH_BYTES && batch.length > 0)) await flush();
       batch.push({ path, bytes: new Uint8Array(b) });
       size += b.length;
