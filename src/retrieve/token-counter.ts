@@ -7,13 +7,14 @@ export type TokenEncoding = "o200k_base" | "cl100k_base";
 export type TokenCounter = (text: string) => number;
 
 /**
- * Byte-pair encoding is quadratic in the length of one unbroken run of
- * non-space characters; runs longer than this are counted in slices. That
- * can only raise the count (a forced boundary never merges better), so a
- * budget checked against it stays safe. Ordinary text is counted exactly.
+ * Byte-pair encoding is quadratic in the length of one pre-token, and only
+ * an unbroken run of letters or digits makes a long one (punctuation and
+ * spaces split pre-tokens already). Such runs are counted in slices, which
+ * can only raise the count, so a budget checked against it stays safe;
+ * everything else, compact JSON included, is counted exactly.
  */
 const MAX_RUN = 256;
-const LONG_RUN = new RegExp(`(\\S{${MAX_RUN + 1},})`);
+const LONG_RUN = new RegExp(`([\\p{L}\\p{N}]{${MAX_RUN + 1},})`, "u");
 
 /** A counter for the tiktoken encoding, with identical counts to tiktoken's own. */
 export function tokenCounter(encoding: TokenEncoding): TokenCounter {

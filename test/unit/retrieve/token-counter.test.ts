@@ -23,6 +23,15 @@ describe("token counting", () => {
     });
   }
 
+  it("counts compact JSON with long punctuated runs exactly", () => {
+    const reference = get_encoding("o200k_base");
+    const count = tokenCounter("o200k_base");
+    const json = JSON.stringify({ cells: Array.from({ length: 40 }, (_, i) => ({ cellId: `cel_${i}`, text: `https://example.com/a/b/c?d=${i}` })) });
+    expect(json.length).toBeGreaterThan(300);
+    expect(count(json)).toBe(reference.encode(json).length);
+    reference.free();
+  });
+
   it("guards huge single-character runs: counted in slices, never fewer tokens than exact", () => {
     const count = tokenCounter("o200k_base");
     const run = "a".repeat(1_000_000);
