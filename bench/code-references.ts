@@ -25,6 +25,7 @@ import { ingestBatch } from "../src/ingest/ingest-batch.js";
 import { setMembership } from "../src/store/memberships.js";
 import { createProject } from "../src/store/projects.js";
 import { createUser } from "../src/store/users.js";
+import { walkFiles } from "./lib/walk-files.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const RG = "/usr/bin/rg";
@@ -44,23 +45,14 @@ interface Query {
   rg: string[];
 }
 
-function walk(dir: string, keep: (path: string) => boolean, into: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== ".git" && entry.name !== "node_modules") walk(path, keep, into);
-    } else if (entry.isFile() && keep(path)) into.push(path);
-  }
-  return into.sort();
-}
 
 function corpus(dir: string | undefined): { files: CorpusFile[]; base: string } {
   const typescriptLib = join(ROOT, "node_modules", "typescript", "lib");
   const paths = dir
-    ? walk(dir, (path) => languageForPath(path) !== undefined)
+    ? walkFiles(dir, (path) => languageForPath(path) !== undefined)
     : [
         ...readdirSync(typescriptLib).filter((name) => name.endsWith(".d.ts")).map((name) => join(typescriptLib, name)),
-        ...walk(join(ROOT, "node_modules", "hono", "dist"), (path) => /\.(js|cjs|mjs)$/.test(path)),
+        ...walkFiles(join(ROOT, "node_modules", "hono", "dist"), (path) => /\.(js|cjs|mjs)$/.test(path)),
       ];
   const base = dir ?? join(ROOT, "node_modules");
   return { files: paths.map((path) => ({ path, relativePath: relative(base, path), bytes: readFileSync(path) })), base };

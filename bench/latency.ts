@@ -29,6 +29,7 @@ import { ingestBatch } from "../src/ingest/ingest-batch.js";
 import { ftsAnyOf, queryTerms } from "../src/retrieve/query-terms.js";
 import { searchCells } from "../src/store/lexical-search.js";
 import { percentile } from "./lib/ir-metrics.js";
+import { walkFiles } from "./lib/walk-files.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const args = process.argv.slice(2);
@@ -43,21 +44,12 @@ interface Query {
   prefix: string;
 }
 
-function walk(dir: string, keep: (path: string) => boolean, into: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== ".git" && entry.name !== "node_modules") walk(path, keep, into);
-    } else if (entry.isFile() && keep(path)) into.push(path);
-  }
-  return into.sort();
-}
 
 function corpus(): Array<{ path: string; bytes: Buffer }> {
   const lib = join(ROOT, "node_modules", "typescript", "lib");
   const paths = DIR
-    ? walk(DIR, (p) => languageForPath(p) !== undefined)
-    : [...readdirSync(lib).filter((n) => n.endsWith(".d.ts")).map((n) => join(lib, n)), ...walk(join(ROOT, "node_modules", "hono", "dist"), (p) => /\.(js|cjs|mjs)$/.test(p))];
+    ? walkFiles(DIR, (p) => languageForPath(p) !== undefined)
+    : [...readdirSync(lib).filter((n) => n.endsWith(".d.ts")).map((n) => join(lib, n)), ...walkFiles(join(ROOT, "node_modules", "hono", "dist"), (p) => /\.(js|cjs|mjs)$/.test(p))];
   const base = DIR ?? join(ROOT, "node_modules");
   return paths.map((p) => ({ path: relative(base, p), bytes: readFileSync(p) }));
 }

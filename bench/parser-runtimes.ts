@@ -15,6 +15,7 @@ import { extractCode } from "../src/code/extract-code.js";
 import { CODE_LANGUAGES, codeLanguageForPath } from "../src/code/languages.js";
 import { loadNativeParser } from "../src/code/native-parser.js";
 import { codeParser, type CodeParser } from "../src/code/parser-runtime.js";
+import { walkFiles } from "./lib/walk-files.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
@@ -23,23 +24,14 @@ interface Source {
   text: string;
 }
 
-function walk(dir: string, keep: (path: string) => boolean, into: string[] = []): string[] {
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) {
-      if (entry.name !== ".git" && entry.name !== "node_modules") walk(path, keep, into);
-    } else if (entry.isFile() && keep(path)) into.push(path);
-  }
-  return into.sort();
-}
 
 function corpus(dir: string | undefined): Source[] {
   const lib = join(ROOT, "node_modules", "typescript", "lib");
   const paths = dir
-    ? walk(dir, (path) => codeLanguageForPath(path) !== undefined)
+    ? walkFiles(dir, (path) => codeLanguageForPath(path) !== undefined)
     : [
         ...readdirSync(lib).filter((name) => name.endsWith(".d.ts")).map((name) => join(lib, name)),
-        ...walk(join(ROOT, "node_modules", "hono", "dist"), (path) => /\.(js|cjs|mjs)$/.test(path)),
+        ...walkFiles(join(ROOT, "node_modules", "hono", "dist"), (path) => /\.(js|cjs|mjs)$/.test(path)),
       ];
   return paths.map((path) => ({ path: relative(dir ?? ROOT, path), text: readFileSync(path, "utf8") }));
 }
