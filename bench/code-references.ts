@@ -21,10 +21,10 @@ import type { App } from "../src/app.js";
 import { languageForPath } from "../src/code/extract-code.js";
 import { loadConfig } from "../src/config.js";
 import type { Principal } from "../src/core/principal.js";
-import { ingestBatch } from "../src/ingest/ingest-batch.js";
-import { setMembership } from "../src/store/memberships.js";
-import { createProject } from "../src/store/projects.js";
-import { createUser } from "../src/store/users.js";
+import { ingestBatch } from "../src/ingest/accept/ingest-batch.js";
+import { setMembership } from "../src/store/access/memberships.js";
+import { createProject } from "../src/store/access/projects.js";
+import { createUser } from "../src/store/access/users.js";
 import { walkFiles } from "./lib/walk-files.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));

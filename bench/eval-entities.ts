@@ -23,7 +23,7 @@ import { fileURLToPath } from "node:url";
 import { spotEntities } from "../src/entities/spot-entities.js";
 import type { LocatedMention, ResolvedEntity } from "../src/entities/resolve-mentions.js";
 import { resolveMentions } from "../src/entities/resolve-mentions.js";
-import { normalizeName } from "../src/graph/normalize-name.js";
+import { normalizeName } from "../src/entities/normalize-name.js";
 import { readerFor } from "../src/readers/index.js";
 
 const TARGET_PRECISION = 0.8;

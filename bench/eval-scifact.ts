@@ -20,11 +20,11 @@ import { ensureLocalProject } from "../src/access/local-project.js";
 import { createApp } from "../src/app.js";
 import type { App } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { ingestBatch } from "../src/ingest/ingest-batch.js";
-import { memoryQuery, rankCells } from "../src/retrieve/memory-query.js";
-import { searchCells } from "../src/store/lexical-search.js";
+import { ingestBatch } from "../src/ingest/accept/ingest-batch.js";
+import { memoryQuery, rankCells } from "../src/retrieve/memory/memory-query.js";
+import { searchCells } from "../src/store/search/lexical-search.js";
 import { ftsAnyOf, queryTerms } from "../src/retrieve/query-terms.js";
-import type { FusionWeights } from "../src/retrieve/rank-cells.js";
+import type { FusionWeights } from "../src/retrieve/memory/rank-cells.js";
 import { mean, ndcgAt, parseQrels, percentile, recallAt } from "./lib/ir-metrics.js";
 import type { Qrels } from "./lib/ir-metrics.js";
 

@@ -28,9 +28,9 @@ import { fileURLToPath } from "node:url";
 import { createApp } from "../src/app.js";
 import type { App } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
-import { ingestBatch } from "../src/ingest/ingest-batch.js";
-import type { IngestAnswer } from "../src/ingest/ingest-batch.js";
-import { createProject } from "../src/store/projects.js";
+import { ingestBatch } from "../src/ingest/accept/ingest-batch.js";
+import type { IngestAnswer } from "../src/ingest/accept/ingest-batch.js";
+import { createProject } from "../src/store/access/projects.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
 const SCIFACT = "/work/shared/data/scifact/corpus.jsonl";

@@ -25,9 +25,9 @@ import type { App } from "../src/app.js";
 import { languageForPath } from "../src/code/extract-code.js";
 import { loadConfig } from "../src/config.js";
 import type { Principal } from "../src/core/principal.js";
-import { ingestBatch } from "../src/ingest/ingest-batch.js";
+import { ingestBatch } from "../src/ingest/accept/ingest-batch.js";
 import { ftsAnyOf, queryTerms } from "../src/retrieve/query-terms.js";
-import { searchCells } from "../src/store/lexical-search.js";
+import { searchCells } from "../src/store/search/lexical-search.js";
 import { percentile } from "./lib/ir-metrics.js";
 import { walkFiles } from "./lib/walk-files.js";
 

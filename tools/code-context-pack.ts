@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { codeContextPack } from "../src/context/code-context-pack.js";
-import { seedList } from "../src/context/resolve-seeds.js";
+import { codeContextPack } from "../src/retrieve/code/code-context-pack.js";
+import { seedList } from "../src/retrieve/code/resolve-seeds.js";
 import { defineAction } from "../src/core/action.js";
-import { projectLineage } from "../src/store/projects.js";
+import { projectLineage } from "../src/store/access/projects.js";
 
 /** Default token budget when the caller sets none. */
 const DEFAULT_BUDGET = 4096;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineAction } from "../src/core/action.js";
-import { listCodeReferences } from "../src/references/list-code-references.js";
+import { listCodeReferences } from "../src/graph/code/read-code-references.js";
 
 /** Rows per page when `limit` is not given, and the most a page holds. */
 const DEFAULT_LIMIT = 50;

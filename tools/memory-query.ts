@@ -4,8 +4,8 @@ import { AppError } from "../src/errors.js";
 import { readCells } from "../src/graph/read-cells.js";
 import { readEntities } from "../src/graph/read-entities.js";
 import { readScope } from "../src/graph/read-scope.js";
-import { memoryQuery } from "../src/retrieve/memory-query.js";
-import { synthesize } from "../src/retrieve/structured-answer.js";
+import { memoryQuery } from "../src/retrieve/memory/memory-query.js";
+import { synthesize } from "../src/retrieve/memory/structured-answer.js";
 
 /** Default token budget when the caller sets none. */
 export const DEFAULT_BUDGET = 4096;

@@ -2,9 +2,9 @@
  * Settings tried by `bench/eval-code.ts --tune` on the tuning third of the
  * tasks: the ranking's signal weights and the relevance cut.
  */
-import type { CodeContextPackRequest } from "../../src/context/code-context-pack.js";
-import { RANK_WEIGHTS } from "../../src/context/rank-declarations.js";
-import { DECLARATION_CUT, FILE_CUT } from "../../src/context/relevance-cut.js";
+import type { CodeContextPackRequest } from "../../src/retrieve/code/code-context-pack.js";
+import { RANK_WEIGHTS } from "../../src/retrieve/code/rank-declarations.js";
+import { DECLARATION_CUT, FILE_CUT } from "../../src/retrieve/code/relevance-cut.js";
 
 type Tuning = NonNullable<CodeContextPackRequest["tuning"]>;
 

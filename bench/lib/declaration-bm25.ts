@@ -9,17 +9,17 @@
  *   the difference to code_context_pack is the ranking and the cut alone.
  */
 import type { Db } from "../../src/store/db.js";
-import { jsonRowCounter } from "../../src/context/json-tokens.js";
-import { symbolDocument } from "../../src/context/symbol-document.js";
-import { packedDeclaration } from "../../src/context/packed-rows.js";
-import type { PackedDeclaration } from "../../src/context/packed-rows.js";
-import { taskTerms } from "../../src/context/task-terms.js";
+import { jsonRowCounter } from "../../src/retrieve/json-tokens.js";
+import { symbolDocument } from "../../src/ingest/read/symbol-document.js";
+import { packedDeclaration } from "../../src/retrieve/code/packed-rows.js";
+import type { PackedDeclaration } from "../../src/retrieve/code/packed-rows.js";
+import { taskTerms } from "../../src/retrieve/code/task-terms.js";
 import { ftsAnyOf, queryTerms } from "../../src/retrieve/query-terms.js";
 import { packRows } from "../../src/retrieve/pack-rows.js";
 import type { TokenCounter } from "../../src/retrieve/token-counter.js";
-import { declarationsByIds } from "../../src/store/declaration-reads.js";
-import { symbolSearchSources } from "../../src/store/symbol-search.js";
-import type { SymbolSearchSource } from "../../src/store/symbol-search.js";
+import { declarationsByIds } from "../../src/store/code/declaration-reads.js";
+import { symbolSearchSources } from "../../src/store/search/symbol-search.js";
+import type { SymbolSearchSource } from "../../src/store/search/symbol-search.js";
 
 /** Ranked declarations read: more than a 4096-token pack can hold. */
 const POOL = 400;

@@ -5,7 +5,7 @@
  */
 import { performance } from "node:perf_hooks";
 import type { App } from "../../src/app.js";
-import { ingestBatch, retirePaths } from "../../src/ingest/ingest-batch.js";
+import { ingestBatch, retirePaths } from "../../src/ingest/accept/ingest-batch.js";
 import { blobBytes, treeBlobs } from "./git-tree.js";
 
 /** Files and bytes per ingest call, as folder sync sends them. */

@@ -1,9 +1,9 @@
 import { AppError } from "../errors.js";
 import type { Principal } from "../core/principal.js";
 import type { Queryable } from "../store/db.js";
-import { getApiKey, liveKeysByPrefix } from "../store/api-keys.js";
-import type { ApiKeyRecord } from "../store/api-keys.js";
-import { findLiveSession } from "../store/sessions.js";
+import { getApiKey, liveKeysByPrefix } from "../store/access/api-keys.js";
+import type { ApiKeyRecord } from "../store/access/api-keys.js";
+import { findLiveSession } from "../store/access/sessions.js";
 import { hashSecret, isWellFormedApiKey, safeEqual, visiblePrefix } from "./api-key-format.js";
 import { isWellFormedSessionToken } from "./session-token.js";
 

@@ -1,8 +1,8 @@
 import { AppError } from "../errors.js";
 import type { Queryable } from "../store/db.js";
-import { insertApiKey } from "../store/api-keys.js";
-import type { ApiKeyRecord, KeyTier } from "../store/api-keys.js";
-import { getProject } from "../store/projects.js";
+import { insertApiKey } from "../store/access/api-keys.js";
+import type { ApiKeyRecord, KeyTier } from "../store/access/api-keys.js";
+import { getProject } from "../store/access/projects.js";
 import { mintApiKey } from "./api-key-format.js";
 
 export interface CreateKeyRequest {

@@ -1,9 +1,9 @@
 import { basename } from "node:path";
 import type { Principal } from "../core/principal.js";
 import type { Db } from "../store/db.js";
-import { setMembership } from "../store/memberships.js";
-import { createProject, findProjectByRoot } from "../store/projects.js";
-import { createUser, findUser } from "../store/users.js";
+import { setMembership } from "../store/access/memberships.js";
+import { createProject, findProjectByRoot } from "../store/access/projects.js";
+import { createUser, findUser } from "../store/access/users.js";
 
 /** The user that owns every folder served on this machine. */
 export const LOCAL_USER = "local";

@@ -3,13 +3,13 @@ import { createApiKey } from "../access/create-api-key.js";
 import { mintSession } from "../access/session-token.js";
 import { AppError } from "../errors.js";
 import type { App } from "../app.js";
-import { listApiKeys, revokeApiKey } from "../store/api-keys.js";
-import type { KeyTier } from "../store/api-keys.js";
-import { ACCESS_LEVELS, setMembership } from "../store/memberships.js";
-import type { AccessLevel } from "../store/memberships.js";
-import { createProject, getProject } from "../store/projects.js";
-import { createUser, findUser } from "../store/users.js";
-import type { User } from "../store/users.js";
+import { listApiKeys, revokeApiKey } from "../store/access/api-keys.js";
+import type { KeyTier } from "../store/access/api-keys.js";
+import { ACCESS_LEVELS, setMembership } from "../store/access/memberships.js";
+import type { AccessLevel } from "../store/access/memberships.js";
+import { createProject, getProject } from "../store/access/projects.js";
+import { createUser, findUser } from "../store/access/users.js";
+import type { User } from "../store/access/users.js";
 import { printJson, withApp, withStoreOptions } from "./store-options.js";
 
 async function userOf(app: App, idOrName: string): Promise<User> {

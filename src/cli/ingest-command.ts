@@ -2,8 +2,8 @@ import { stat } from "node:fs/promises";
 import { Command } from "commander";
 import { ensureLocalProject } from "../access/local-project.js";
 import { loadConfig } from "../config.js";
-import { syncFolder } from "../ingest/folder-sync.js";
-import type { SyncSummary } from "../ingest/folder-sync.js";
+import { syncFolder } from "../ingest/folder/folder-sync.js";
+import type { SyncSummary } from "../ingest/folder/folder-sync.js";
 import { printJson, withApp, withStoreOptions } from "./store-options.js";
 import { formatSummary, progressView } from "./sync-report.js";
 

@@ -1,7 +1,7 @@
 import { Command } from "commander";
 import { ensureLocalProject, localPrincipal } from "../access/local-project.js";
 import { loadConfig } from "../config.js";
-import { watchFolder } from "../ingest/folder-watch.js";
+import { watchFolder } from "../ingest/folder/folder-watch.js";
 import { log } from "../logger.js";
 import { serveStdio } from "../transports/mcp-stdio.js";
 import { withApp, withStoreOptions } from "./store-options.js";

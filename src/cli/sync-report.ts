@@ -1,4 +1,4 @@
-import type { SyncProgress, SyncSummary } from "../ingest/folder-sync.js";
+import type { SyncProgress, SyncSummary } from "../ingest/folder/folder-sync.js";
 
 const PHASE_LABEL: Record<SyncProgress["phase"], string> = { scan: "scanning", store: "storing", read: "reading" };
 const BAR_WIDTH = 24;

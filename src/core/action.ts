@@ -1,6 +1,6 @@
 import type { z } from "zod";
-import type { AccessLevel } from "../store/memberships.js";
-import type { KeyTier } from "../store/api-keys.js";
+import type { AccessLevel } from "../store/access/memberships.js";
+import type { KeyTier } from "../store/access/api-keys.js";
 import type { ServiceDeps } from "./deps.js";
 import type { Principal } from "./principal.js";
 

@@ -1,4 +1,4 @@
-import type { KeyTier } from "../store/api-keys.js";
+import type { KeyTier } from "../store/access/api-keys.js";
 
 /** Who is calling: resolved once per request by a transport. */
 export interface Principal {

@@ -1,7 +1,7 @@
 import { AppError } from "../errors.js";
 import type { Queryable } from "../store/db.js";
-import { ACCESS_LEVELS, accessLevel } from "../store/memberships.js";
-import type { AccessLevel } from "../store/memberships.js";
+import { ACCESS_LEVELS, accessLevel } from "../store/access/memberships.js";
+import type { AccessLevel } from "../store/access/memberships.js";
 import type { Principal } from "./principal.js";
 
 export interface ProjectAccess {

@@ -2,7 +2,7 @@
  * The spelling of a mention as it will be shown, and whether what is left
  * can name anything at all.
  */
-import { normalizeName } from "../graph/normalize-name.js";
+import { normalizeName } from "./normalize-name.js";
 import { isEmail, isNumeric, isUrl } from "./name-shape.js";
 import { GENERIC_CAPITALS, GENERIC_NAMES, STOPWORDS } from "./word-lists.js";
 

@@ -4,7 +4,7 @@
  * Headings that name a part of the document ("Usage", "Authors") or ask a
  * how-to question name nothing.
  */
-import { singularWord } from "../graph/normalize-name.js";
+import { singularWord } from "./normalize-name.js";
 import { cleanName, isGenericName, isPlausibleName } from "./clean-name.js";
 import type { EntityMention } from "./entity-mention.js";
 import { nameKind } from "./name-kind.js";

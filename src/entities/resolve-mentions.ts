@@ -5,7 +5,7 @@
  * called Y", "Long Name (LN)") join their groups. Each entity keeps the
  * cells that back it; a group no cell backs with confidence is left out.
  */
-import { normalizeName } from "../graph/normalize-name.js";
+import { normalizeName } from "./normalize-name.js";
 import { cleanName } from "./clean-name.js";
 import type { EntityMention, MentionKind, MentionSource } from "./entity-mention.js";
 

@@ -4,7 +4,7 @@
  * identifiers. Precision first: a name is only reported when its spelling,
  * position or wording says it is one.
  */
-import { normalizeName } from "../graph/normalize-name.js";
+import { normalizeName } from "./normalize-name.js";
 import { codeBlockMentions } from "./code-block-mentions.js";
 import { codeSpanMention, codeSpans, codeWordMention } from "./code-mentions.js";
 import { definitionMentions } from "./definition-mentions.js";

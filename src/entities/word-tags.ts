@@ -3,7 +3,7 @@
  * words of a sentence are first names, organisations, places, verbs …
  */
 import nlp from "compromise";
-import { singularWord } from "../graph/normalize-name.js";
+import { singularWord } from "./normalize-name.js";
 
 /** Tags of each word of a text, looked up by the word in lower case. */
 export interface WordTags {

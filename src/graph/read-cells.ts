@@ -1,8 +1,8 @@
 import type { Page } from "../core/cursor.js";
 import { AppError } from "../errors.js";
-import { countCells, countFileSections, readCellPage } from "../store/cell-reads.js";
-import type { CellFilter } from "../store/cell-reads.js";
-import { findCategory, findEntity } from "../store/entity-reads.js";
+import { countCells, countFileSections, readCellPage } from "../store/graph/cell-reads.js";
+import type { CellFilter } from "../store/graph/cell-reads.js";
+import { findCategory, findEntity } from "../store/graph/entity-reads.js";
 import { idList, keysetPage } from "./read-scope.js";
 import type { Query, ReadScope } from "./read-scope.js";
 

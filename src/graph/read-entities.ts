@@ -2,8 +2,8 @@ import type { Page } from "../core/cursor.js";
 import { pageLimit } from "../core/cursor.js";
 import { AppError } from "../errors.js";
 import type { Queryable } from "../store/db.js";
-import { entitiesMatchingWords, findCategory, findEntity, readEntityPage, setEntityRoles } from "../store/entity-reads.js";
-import type { EntityFilter, EntityRow } from "../store/entity-reads.js";
+import { entitiesMatchingWords, findCategory, findEntity, readEntityPage, setEntityRoles } from "../store/graph/entity-reads.js";
+import type { EntityFilter, EntityRow } from "../store/graph/entity-reads.js";
 import { keysetPage } from "./read-scope.js";
 import type { Query, ReadScope } from "./read-scope.js";
 

@@ -1,9 +1,9 @@
 import type { Page } from "../core/cursor.js";
 import { AppError } from "../errors.js";
 import { FACTION_TYPES } from "../readers/reader.js";
-import { findEntity } from "../store/entity-reads.js";
-import { countFactions, readFactions as readFactionRows } from "../store/faction-reads.js";
-import type { FactionFilter, FactionRow } from "../store/faction-reads.js";
+import { findEntity } from "../store/graph/entity-reads.js";
+import { countFactions, readFactions as readFactionRows } from "../store/graph/faction-reads.js";
+import type { FactionFilter, FactionRow } from "../store/graph/faction-reads.js";
 import { idList, keysetPage } from "./read-scope.js";
 import type { Query, ReadScope } from "./read-scope.js";
 

@@ -1,8 +1,8 @@
 import type { Page } from "../core/cursor.js";
 import { AppError } from "../errors.js";
-import { toFileResource } from "../ingest/file-resource.js";
-import type { FileResource } from "../ingest/file-resource.js";
-import { findLiveFile, readFilePage } from "../store/files.js";
+import { toFileResource } from "./file-resource.js";
+import type { FileResource } from "./file-resource.js";
+import { findLiveFile, readFilePage } from "../store/files/files.js";
 import { keysetPage } from "./read-scope.js";
 import type { Query, ReadScope } from "./read-scope.js";
 

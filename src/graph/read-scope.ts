@@ -2,7 +2,7 @@ import type { ServiceDeps } from "../core/deps.js";
 import { pageLimit } from "../core/cursor.js";
 import type { Page } from "../core/cursor.js";
 import { AppError } from "../errors.js";
-import { projectLineage } from "../store/projects.js";
+import { projectLineage } from "../store/access/projects.js";
 
 /** What every graph read knows: the project and the projects whose rows it sees. */
 export interface ReadScope {

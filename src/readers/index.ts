@@ -2,17 +2,17 @@
  * The registry of readers, tried in order: specific formats first, plain
  * text last as the catch-all. A new reader is one file and one line here.
  */
-import { codeReader } from "./code-reader.js";
-import { configReader } from "./config-reader.js";
-import { csvReader } from "./csv-reader.js";
-import { docxReader } from "./docx-reader.js";
-import { htmlReader } from "./html-reader.js";
-import { jsonlReader } from "./jsonl-reader.js";
-import { markdownReader } from "./markdown-reader.js";
-import { pdfReader } from "./pdf-reader.js";
+import { codeReader } from "./code/code-reader.js";
+import { configReader } from "./config/config-reader.js";
+import { csvReader } from "./tables/csv-reader.js";
+import { docxReader } from "./docx/docx-reader.js";
+import { htmlReader } from "./html/html-reader.js";
+import { jsonlReader } from "./tables/jsonl-reader.js";
+import { markdownReader } from "./markdown/markdown-reader.js";
+import { pdfReader } from "./pdf/pdf-reader.js";
 import type { Reader, ReaderInput } from "./reader.js";
-import { subtitleReader } from "./subtitle-reader.js";
-import { textReader } from "./text-reader.js";
+import { subtitleReader } from "./subtitle/subtitle-reader.js";
+import { textReader } from "./text/text-reader.js";
 
 /** Every reader, in the order they are tried. */
 export const readers: readonly Reader[] = [

@@ -1,4 +1,4 @@
-import type { Link } from "../store/graph-neighbors.js";
+import type { Link } from "../store/graph/graph-neighbors.js";
 
 export interface WalkScores {
   cells: Map<string, number>;

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { retirePaths } from "../../src/ingest/ingest-batch.js";
+import { retirePaths } from "../../src/ingest/accept/ingest-batch.js";
 import { actions } from "../../tools/index.js";
 import { fileEntry, ingest, liveCells, liveFactions } from "../support/ingest-helpers.js";
 import { createTestWorld } from "../support/test-app.js";

@@ -4,11 +4,11 @@ import { dirname, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ensureLocalProject } from "../../src/access/local-project.js";
 import { runCli } from "../support/run-cli.js";
-import { syncFolder } from "../../src/ingest/folder-sync.js";
-import type { SyncProgress } from "../../src/ingest/folder-sync.js";
-import { watchFolder } from "../../src/ingest/folder-watch.js";
-import type { FolderWatch } from "../../src/ingest/folder-watch.js";
-import { corpusVersion } from "../../src/store/projects.js";
+import { syncFolder } from "../../src/ingest/folder/folder-sync.js";
+import type { SyncProgress } from "../../src/ingest/folder/folder-sync.js";
+import { watchFolder } from "../../src/ingest/folder/folder-watch.js";
+import type { FolderWatch } from "../../src/ingest/folder/folder-watch.js";
+import { corpusVersion } from "../../src/store/access/projects.js";
 import { createTestWorld } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 
@@ -122,7 +122,7 @@ describe("folder sync", () => {
 
   it("never retires what an ingest call put in the folder's project", async () => {
     await syncFolder(w.app, projectId, w.root);
-    const { ingestBatch } = await import("../../src/ingest/ingest-batch.js");
+    const { ingestBatch } = await import("../../src/ingest/accept/ingest-batch.js");
     await ingestBatch(w.app.deps, projectId, [{ path: "uploaded/notes.md", bytes: Buffer.from("# Notes\n\nSent over the API.\n") }]);
     w.app.worker.kick();
     await w.app.worker.whenIdle();

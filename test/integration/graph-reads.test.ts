@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newId } from "../../src/ids.js";
-import { setMembership } from "../../src/store/memberships.js";
-import { createProject } from "../../src/store/projects.js";
+import { setMembership } from "../../src/store/access/memberships.js";
+import { createProject } from "../../src/store/access/projects.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { markdownReader } from "../../src/readers/markdown-reader.js";
+import { markdownReader } from "../../src/readers/markdown/markdown-reader.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest, liveCells, liveFactions } from "../support/ingest-helpers.js";

@@ -75,7 +75,7 @@ describe("MCP over InMemoryTransport", () => {
   it("re-checks access on every call", async () => {
     const client = await connect(w, w.keys.editor, w.projectId);
     expect((await client.callTool({ name: "test_write", arguments: { value: 1 } })).isError).toBeFalsy();
-    const { setMembership } = await import("../../src/store/memberships.js");
+    const { setMembership } = await import("../../src/store/access/memberships.js");
     await setMembership(w.app.deps.db, w.projectId, w.userIds.editor, "viewer");
     const denied = await client.callTool({ name: "test_write", arguments: { value: 2 } });
     expect(denied.isError).toBe(true);

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { setMembership } from "../../src/store/memberships.js";
-import { revokeApiKey, listApiKeys } from "../../src/store/api-keys.js";
+import { setMembership } from "../../src/store/access/memberships.js";
+import { revokeApiKey, listApiKeys } from "../../src/store/access/api-keys.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 

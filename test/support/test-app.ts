@@ -5,10 +5,10 @@ import { createApiKey } from "../../src/access/create-api-key.js";
 import { createApp } from "../../src/app.js";
 import type { App, AppOptions } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
-import { setMembership } from "../../src/store/memberships.js";
-import type { AccessLevel } from "../../src/store/memberships.js";
-import { createProject } from "../../src/store/projects.js";
-import { createUser } from "../../src/store/users.js";
+import { setMembership } from "../../src/store/access/memberships.js";
+import type { AccessLevel } from "../../src/store/access/memberships.js";
+import { createProject } from "../../src/store/access/projects.js";
+import { createUser } from "../../src/store/access/users.js";
 import { testActions } from "./test-catalog.js";
 
 /** A clock tests can move. */

@@ -2,7 +2,7 @@ import type { MiddlewareHandler } from "hono";
 import type { ServiceDeps } from "../../core/deps.js";
 import { AppError } from "../../errors.js";
 import { log } from "../../logger.js";
-import { takeRateSlot } from "../../store/rate-events.js";
+import { takeRateSlot } from "../../store/access/rate-events.js";
 import type { HttpEnv } from "./http-env.js";
 
 /**

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { resolveMentions } from "../../../src/entities/resolve-mentions.js";
 import type { LocatedMention } from "../../../src/entities/resolve-mentions.js";
 import { spotEntities } from "../../../src/entities/spot-entities.js";
-import { markdownReader } from "../../../src/readers/markdown-reader.js";
+import { markdownReader } from "../../../src/readers/markdown/markdown-reader.js";
 
 async function entitiesOf(markdown: string) {
   const output = await markdownReader.read({ path: "doc.md", contentType: "text/markdown", bytes: new TextEncoder().encode(markdown) });

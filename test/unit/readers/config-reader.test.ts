@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { MAX_DATA_DEPTH } from "../../../src/readers/config-claims.js";
-import { MAX_CONFIG_CELLS, SMALL_CONFIG_LINES, configReader } from "../../../src/readers/config-reader.js";
+import { MAX_DATA_DEPTH } from "../../../src/readers/config/config-claims.js";
+import { MAX_CONFIG_CELLS, SMALL_CONFIG_LINES, configReader } from "../../../src/readers/config/config-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { expectWellFormed } from "./invariants.js";
 import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";

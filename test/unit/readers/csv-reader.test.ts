@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { csvReader } from "../../../src/readers/csv-reader.js";
-import { MAX_DATA_ROWS } from "../../../src/readers/data-table.js";
+import { csvReader } from "../../../src/readers/tables/csv-reader.js";
+import { MAX_DATA_ROWS } from "../../../src/readers/tables/data-table.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { expectWellFormed } from "./invariants.js";
 import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeText, normaliseLineEndings, tryDecodeText } from "../../../src/readers/decode-text.js";
+import { decodeText, normaliseLineEndings, tryDecodeText } from "../../../src/readers/shared/decode-text.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 

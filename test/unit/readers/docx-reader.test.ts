@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_DOCX_UNPACKED_BYTES, docxReader } from "../../../src/readers/docx-reader.js";
+import { MAX_DOCX_UNPACKED_BYTES, docxReader } from "../../../src/readers/docx/docx-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { expectGolden } from "../../golden/golden.js";
 import type { DocxBlock } from "./docx-fixture.js";

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { htmlReader } from "../../../src/readers/html-reader.js";
+import { htmlReader } from "../../../src/readers/html/html-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { expectWellFormed } from "./invariants.js";
 import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";

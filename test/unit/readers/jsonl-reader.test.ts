@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { jsonlReader } from "../../../src/readers/jsonl-reader.js";
+import { jsonlReader } from "../../../src/readers/tables/jsonl-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { expectWellFormed } from "./invariants.js";
 import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { htmlText } from "../../../src/readers/markdown-inline.js";
+import { htmlText } from "../../../src/readers/markdown/markdown-inline.js";
 
 describe("htmlText", () => {
   it("drops tags and comments and decodes entities", () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CODE_CELL_MAX_CHARS, CODE_CELL_MAX_LINES } from "../../../src/readers/markdown-cells.js";
-import { markdownReader } from "../../../src/readers/markdown-reader.js";
+import { CODE_CELL_MAX_CHARS, CODE_CELL_MAX_LINES } from "../../../src/readers/markdown/markdown-cells.js";
+import { markdownReader } from "../../../src/readers/markdown/markdown-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { MAX_CELL_CHARS } from "../../../src/readers/sentences.js";
+import { MAX_CELL_CHARS } from "../../../src/readers/shared/sentences.js";
 import { expectWellFormed } from "./invariants.js";
 
 async function read(source: string | Uint8Array): Promise<ReadOutput> {

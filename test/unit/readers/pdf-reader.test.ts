@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { PDF_LIMITS, pdfReader, readPdf } from "../../../src/readers/pdf-reader.js";
+import { PDF_LIMITS, pdfReader, readPdf } from "../../../src/readers/pdf/pdf-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { expectGolden } from "../../golden/golden.js";
 import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";

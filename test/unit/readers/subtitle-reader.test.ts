@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { timestampMs } from "../../../src/readers/subtitle-cues.js";
-import { subtitleReader } from "../../../src/readers/subtitle-reader.js";
+import { timestampMs } from "../../../src/readers/subtitle/subtitle-cues.js";
+import { subtitleReader } from "../../../src/readers/subtitle/subtitle-reader.js";
 import { expectWellFormed } from "./invariants.js";
 import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";
 

@@ -1,0 +1,42 @@
+import type { FileRow } from "../store/files/files.js";
+import { splitPath } from "../ingest/accept/normalize-path.js";
+
+/** The File resource of the spec (plus `path` and, on failure, `error`). */
+export interface FileResource {
+  fileId: string;
+  projectId: string;
+  name: string;
+  filepath: string;
+  path: string;
+  ext: string;
+  fileType: string;
+  contentType: string;
+  fileSize: number;
+  chunkIds: string[];
+  chunking: string;
+  status: string;
+  error?: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toFileResource(f: FileRow): FileResource {
+  const { filepath, name, ext } = splitPath(f.path);
+  return {
+    fileId: f.fileId,
+    projectId: f.projectId,
+    name,
+    filepath,
+    path: f.path,
+    ext,
+    fileType: f.fileType,
+    contentType: f.contentType,
+    fileSize: f.fileSize,
+    chunkIds: [f.chunkId],
+    chunking: "whole",
+    status: f.status,
+    ...(f.error ? { error: f.error } : {}),
+    createdAt: f.createdAt,
+    updatedAt: f.updatedAt,
+  };
+}

@@ -1,0 +1,79 @@
+import { classifyFile, defaultContentType } from "./media-types.js";
+import type { FileType } from "./media-types.js";
+import { normalizePath } from "./normalize-path.js";
+import { scanForSecrets } from "../secrets/scan-for-secrets.js";
+
+/** One file as a caller hands it over (bytes already decoded). */
+export interface IncomingFile {
+  path: unknown;
+  bytes: Uint8Array | undefined;
+  /** Why the bytes could not be had (e.g. bad base64), when `bytes` is undefined. */
+  bytesProblem?: string;
+  contentType?: unknown;
+  includeSecret?: unknown;
+}
+
+/** A file that passed every per-file check. */
+export interface AcceptedFile {
+  path: string;
+  bytes: Uint8Array;
+  contentType: string;
+  fileType: FileType;
+}
+
+export interface Refusal {
+  path: string;
+  reason: string;
+}
+
+/**
+ * The per-file checks of an ingest call: path, bytes, media type, and the
+ * credential scan. A refusal names the path and why; it never stops the rest.
+ */
+export function acceptFiles(files: readonly IncomingFile[]): { accepted: AcceptedFile[]; refused: Refusal[] } {
+  const accepted: AcceptedFile[] = [];
+  const refused: Refusal[] = [];
+  const seen = new Set<string>();
+  for (const f of files) {
+    const shownPath = typeof f.path === "string" ? f.path : "";
+    const verdict = checkFile(f);
+    if ("reason" in verdict) {
+      refused.push({ path: shownPath, reason: verdict.reason });
+    } else if (seen.has(verdict.path)) {
+      refused.push({ path: shownPath, reason: "path appears more than once in this call" });
+    } else {
+      seen.add(verdict.path);
+      accepted.push(verdict);
+    }
+  }
+  return { accepted, refused };
+}
+
+function checkFile(f: IncomingFile): AcceptedFile | { reason: string } {
+  const norm = normalizePath(f.path);
+  if (!norm.ok) return { reason: norm.reason };
+  if (!f.bytes) return { reason: f.bytesProblem ?? "content is missing" };
+  if (f.contentType !== undefined && (typeof f.contentType !== "string" || !/^[\w.+-]+\/[\w.+-]+/.test(f.contentType))) {
+    return { reason: "contentType is not a media type" };
+  }
+  if (f.includeSecret !== undefined && typeof f.includeSecret !== "boolean") return { reason: "includeSecret must be a boolean" };
+  if (f.includeSecret !== true) {
+    const finding = scanForSecrets(norm.path, f.bytes);
+    if (finding) {
+      const where = finding.line > 0 ? `, line ${finding.line}` : "";
+      return { reason: `looks like a credential (rule ${finding.rule}${where}); name this path with includeSecret to read it` };
+    }
+  }
+  const contentType = typeof f.contentType === "string" ? f.contentType.toLowerCase() : defaultContentType(norm.path);
+  return { path: norm.path, bytes: f.bytes, contentType, fileType: classifyFile(norm.path, contentType, f.bytes) };
+}
+
+/** Strict base64 (standard or URL-safe alphabet, optional padding). */
+export function decodeBase64(content: unknown): { bytes: Uint8Array } | { problem: string } {
+  if (typeof content !== "string") return { problem: "content is missing" };
+  const compact = content.replace(/\s+/g, "");
+  if (!/^[A-Za-z0-9+/_-]*={0,2}$/.test(compact) || compact.replace(/=+$/, "").length % 4 === 1) {
+    return { problem: "content is not valid base64" };
+  }
+  return { bytes: new Uint8Array(Buffer.from(compact, compact.includes("-") || compact.includes("_") ? "base64url" : "base64")) };
+}

@@ -1,0 +1,35 @@
+import type { ServiceDeps } from "../../core/deps.js";
+import { AppError } from "../../errors.js";
+import { chunkSize } from "../../store/files/chunks.js";
+import { getFile, requeueFile } from "../../store/files/files.js";
+import { bumpCorpusVersion } from "../../store/access/projects.js";
+import { toFileResource } from "../../graph/file-resource.js";
+import type { FileResource } from "../../graph/file-resource.js";
+import { isEditable } from "./media-types.js";
+import type { FileType } from "./media-types.js";
+
+/**
+ * Moves a file to bytes already stored as a chunk and queues it for an
+ * incremental re-read. The file id does not change.
+ */
+export async function replaceContent(
+  deps: ServiceDeps,
+  projectId: string,
+  fileId: string,
+  body: { chunkId: string; fileSize?: number | undefined },
+): Promise<FileResource> {
+  const now = new Date(deps.clock()).toISOString();
+  return deps.db.transaction(async (tx) => {
+    const file = await getFile(tx, projectId, fileId);
+    if (!file) throw new AppError("file_not_found");
+    if (!isEditable(file.fileType as FileType)) throw new AppError("file_not_editable");
+    const size = await chunkSize(tx, projectId, body.chunkId);
+    if (size === undefined) throw new AppError("chunk_not_stored");
+    if (body.fileSize !== undefined && body.fileSize !== size) {
+      throw new AppError("invalid_input", { message: `fileSize ${body.fileSize} does not match the chunk's ${size} bytes` });
+    }
+    await requeueFile(tx, fileId, body.chunkId, size, now);
+    await bumpCorpusVersion(tx, projectId);
+    return toFileResource((await getFile(tx, projectId, fileId))!);
+  });
+}

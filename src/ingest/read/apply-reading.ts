@@ -1,0 +1,112 @@
+import { newId } from "../../ids.js";
+import type { ReadOutput } from "../../readers/reader.js";
+import { insertCells, liveCellsOfFactions, placeCell, retireCells } from "../../store/graph/cells.js";
+import type { CellKey, NewCell } from "../../store/graph/cells.js";
+import type { Queryable } from "../../store/db.js";
+import { insertFactions, liveFactionKeys, placeFaction, retireFactions } from "../../store/graph/factions.js";
+import type { FactionKey, NewFaction } from "../../store/graph/factions.js";
+import { applyCodeFacts } from "./apply-code-facts.js";
+import { applyDocumentEntities, linkSymbolMentions } from "./apply-document-entities.js";
+import { factionHash } from "./faction-hash.js";
+
+/** What one reading changed. */
+export interface ReadingStats {
+  factionsKept: number;
+  factionsAdded: number;
+  factionsRetired: number;
+  cellsAdded: number;
+  cellsRetired: number;
+}
+
+interface Target {
+  projectId: string;
+  fileId: string;
+}
+
+/**
+ * Persists a reading incrementally. Factions are matched to the live ones by
+ * content hash: a match keeps its id and its cells (only its place moves);
+ * new text gets new factions and cells; live factions left unmatched are
+ * retired with their cells.
+ */
+export async function applyReading(tx: Queryable, target: Target, output: ReadOutput, now: string): Promise<ReadingStats> {
+  const existing = await liveFactionKeys(tx, target.fileId);
+  const { factionIds, kept, retired } = matchFactions(existing, output);
+  const stats: ReadingStats = { factionsKept: kept.size, factionsAdded: 0, factionsRetired: retired.length, cellsAdded: 0, cellsRetired: 0 };
+  await retireFactions(tx, retired, now);
+
+  const newFactions: NewFaction[] = [];
+  for (const [i, f] of output.factions.entries()) {
+    const headingPath = JSON.stringify(f.headingPath);
+    const old = kept.get(i);
+    if (!old) {
+      newFactions.push({ ...f, ...target, factionId: factionIds[i]!, contentHash: factionHash(f), ordinal: i, headingPath });
+    } else if (old.ordinal !== i || old.lineStart !== (f.location.lineStart ?? null) || old.lineEnd !== (f.location.lineEnd ?? null) || old.headingPath !== headingPath) {
+      await placeFaction(tx, old.factionId, { ordinal: i, location: f.location, headingPath }, now);
+    }
+  }
+  await insertFactions(tx, newFactions, now);
+  stats.factionsAdded = newFactions.length;
+
+  const oldCells = await liveCellsOfFactions(tx, [...kept.values()].map((k) => k.factionId));
+  const cellIds = assignCellIds(output, factionIds, kept, oldCells);
+  const fresh: NewCell[] = [];
+  const stale: string[] = [];
+  for (const [j, c] of output.cells.entries()) {
+    const parentCellId = c.parent === undefined ? null : cellIds.ids[c.parent] ?? null;
+    const reused = cellIds.reused.get(j);
+    if (!reused) {
+      fresh.push({ ...target, cellId: cellIds.ids[j]!, factionId: factionIds[c.faction]!, parentCellId, ordinal: j, text: c.text });
+    } else if (reused.parentCellId !== parentCellId || reused.ordinal !== j) {
+      await placeCell(tx, reused.cellId, parentCellId, j, now);
+    }
+  }
+  for (const dropped of cellIds.dropped) stale.push(dropped.cellId);
+  await retireCells(tx, stale, now);
+  await insertCells(tx, fresh, now);
+  stats.cellsAdded = fresh.length;
+  stats.cellsRetired = stale.length;
+  await applyCodeFacts(tx, target, output, { factionIds, cellIds: cellIds.ids }, now);
+  await applyDocumentEntities(tx, target, output, cellIds.ids, now);
+  if (output.code) {
+    const declared = output.code.declarations.flatMap((d) => [d.symbol, d.qualifiedName]);
+    await linkSymbolMentions(tx, target.projectId, [...new Set(declared)]);
+  }
+  return stats;
+}
+
+/** Pairs each new faction with a live one of the same hash, first come first served. */
+function matchFactions(existing: FactionKey[], output: ReadOutput) {
+  const byHash = new Map<string, FactionKey[]>();
+  for (const e of existing) byHash.set(e.contentHash, [...(byHash.get(e.contentHash) ?? []), e]);
+  const kept = new Map<number, FactionKey>();
+  const factionIds = output.factions.map((f, i) => {
+    const match = byHash.get(factionHash(f))?.shift();
+    if (match) kept.set(i, match);
+    return match?.factionId ?? newId("fac");
+  });
+  const used = new Set([...kept.values()].map((k) => k.factionId));
+  const retired = existing.filter((e) => !used.has(e.factionId)).map((e) => e.factionId);
+  return { factionIds, kept, retired };
+}
+
+/**
+ * Cell ids for the new reading: a kept faction whose cells read the same
+ * (same texts, same order) keeps their ids; otherwise its cells are renewed.
+ */
+function assignCellIds(output: ReadOutput, factionIds: string[], kept: Map<number, FactionKey>, oldCells: Map<string, CellKey[]>) {
+  const byFaction = new Map<number, number[]>();
+  for (const [j, c] of output.cells.entries()) byFaction.set(c.faction, [...(byFaction.get(c.faction) ?? []), j]);
+  const ids: string[] = output.cells.map(() => "");
+  const reused = new Map<number, CellKey>();
+  const dropped: CellKey[] = [];
+  for (const [i] of output.factions.entries()) {
+    const newIdx = byFaction.get(i) ?? [];
+    const old = kept.has(i) ? (oldCells.get(factionIds[i]!) ?? []) : [];
+    const same = old.length === newIdx.length && newIdx.every((j, k) => output.cells[j]!.text === old[k]!.text);
+    if (same) newIdx.forEach((j, k) => reused.set(j, old[k]!));
+    else dropped.push(...old);
+  }
+  for (const [j] of output.cells.entries()) ids[j] = reused.get(j)?.cellId ?? newId("cel");
+  return { ids, reused, dropped };
+}

@@ -1,0 +1,74 @@
+/**
+ * HTML pages: the main content only (see `html-content.ts`), one faction
+ * per block with the lines it spans in the source; headings thread the
+ * sections as in Markdown; cells per sentence, list item and table row.
+ */
+import type { AnyNode } from "domhandler";
+import { parseDocument } from "htmlparser2";
+import { decodeText } from "../shared/decode-text.js";
+import { DocumentBuilder } from "../shared/document-builder.js";
+import type { BlockSpan } from "../shared/document-builder.js";
+import { fenceMediaType } from "../shared/fence-media-type.js";
+import { matchesKind } from "../shared/file-kind.js";
+import { isElement, mainContent } from "./html-content.js";
+import type { HtmlBlock } from "./html-blocks.js";
+import { BLOCK_FACTION_TYPE, htmlBlocks } from "./html-blocks.js";
+import { LineIndex } from "../shared/line-index.js";
+import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
+
+const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
+const HTML_EXTENSIONS = [".html", ".htm", ".xhtml"];
+
+/**
+ * Offset of the last character of a node in the source. An element closed
+ * implicitly (`<p>` before the next `<p>`, `<li>` before `</ul>`) reports an
+ * end that runs into what closed it, so it ends with its last child instead.
+ */
+function endOffset(node: AnyNode, source: string): number {
+  let current = node;
+  for (;;) {
+    const end = current.endIndex ?? current.startIndex ?? 0;
+    if (!isElement(current)) return end;
+    const start = current.startIndex ?? 0;
+    const tail = source.slice(Math.max(start, end - current.name.length - 16), end + 1).toLowerCase();
+    const closes = tail.endsWith(">") && /<\/([a-z0-9-]+)\s*>$/.exec(tail)?.[1] === current.name;
+    const last = current.children.at(-1);
+    if (closes || last === undefined) return closes ? end : Math.max(source.indexOf(">", start), start);
+    current = last;
+  }
+}
+
+/** The block's range in the source, `[start, end)`, without surrounding whitespace. */
+function sourceRange(block: HtmlBlock, source: string): [number, number] {
+  let start = block.first.startIndex ?? 0;
+  let end = endOffset(block.last, source) + 1;
+  while (start < end && /\s/.test(source[start] ?? "")) start++;
+  while (end > start && /\s/.test(source[end - 1] ?? "")) end--;
+  return [start, end];
+}
+
+function readHtml(input: ReaderInput): ReadOutput {
+  const source = decodeText(input.bytes);
+  const doc = parseDocument(source, { withStartIndices: true, withEndIndices: true });
+  const lines = new LineIndex(source);
+  const builder = new DocumentBuilder();
+  for (const block of htmlBlocks(mainContent(doc), { guessTableHeaders: false })) {
+    const [start, end] = sourceRange(block, source);
+    const span: BlockSpan = {
+      factionType: BLOCK_FACTION_TYPE[block.kind],
+      inferredType: block.kind === "code" ? fenceMediaType(block.lang) : "text/html",
+      location: lines.span(start, end),
+      text: source.slice(start, end),
+    };
+    if (block.kind === "heading") builder.heading(block.level ?? 1, block.cells[0] ?? "", span);
+    else builder.block(span, block.cells);
+  }
+  return builder.finish();
+}
+
+/** Reader for HTML pages (`text/html`, `.html`, `.htm`, `.xhtml`). */
+export const htmlReader: Reader = {
+  name: "html",
+  accepts: (input) => matchesKind(input, HTML_EXTENSIONS, HTML_TYPES),
+  read: readHtml,
+};

@@ -1,0 +1,84 @@
+import { ftsAnyOf } from "../query-terms.js";
+import type { Queryable } from "../../store/db.js";
+import { filesByKeys } from "../../store/code/code-graph-reads.js";
+import { declarationCountsByName, declarationsByIds, declarationsNamed } from "../../store/code/declaration-reads.js";
+import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
+import { searchFiles } from "../../store/search/lexical-search.js";
+import { searchSymbols } from "../../store/search/symbol-search.js";
+import type { SymbolFieldWeights } from "../../store/search/symbol-search.js";
+import type { TaskTerms } from "./task-terms.js";
+
+/** Where a task's words, names and paths land, each signal scaled to 0..1. */
+export interface TaskMatches {
+  /** BM25 over each declaration's names, header, doc, path and own text. */
+  lexical: Map<string, number>;
+  /** Declarations the task names exactly; rarer names count more. */
+  named: Map<string, number>;
+  /** Files the task names by path or module. */
+  files: Map<string, number>;
+  /** BM25 over whole files (their declarations' names, headers and docs together). */
+  fileText: Map<string, number>;
+  declarations: Map<string, DeclarationBrief>;
+}
+
+/** Lexical candidates read: wide enough for recall, bounded for latency. */
+const LEXICAL_POOL = 300;
+const FILE_POOL = 100;
+/** A name declared more often than this says little about which one is meant. */
+const MAX_NAMED = 12;
+
+function scaled(scores: ReadonlyMap<string, number>): Map<string, number> {
+  const top = Math.max(0, ...scores.values());
+  return new Map([...scores].map(([k, v]) => [k, top > 0 ? v / top : 0]));
+}
+
+async function namedDeclarations(q: Queryable, projectIds: readonly string[], identifiers: readonly string[]) {
+  const counts = await declarationCountsByName(q, projectIds, identifiers);
+  const specific = [...counts].filter(([, n]) => n <= MAX_NAMED).map(([name]) => name);
+  const rows = await declarationsNamed(q, projectIds, specific);
+  return rows.map((d) => ({ brief: d, score: 1 / Math.sqrt(counts.get(d.name) ?? 1) }));
+}
+
+/** Every tail of a path, longest first, with and without its extension. */
+function pathTails(path: string): string[] {
+  const segments = path.split("/").filter(Boolean);
+  const tails = segments.map((_, i) => segments.slice(i).join("/"));
+  return tails.flatMap((t) => [t, t.replace(/\.[a-z]+$/, "")]).filter((t, i, all) => t && all.indexOf(t) === i);
+}
+
+/** Files the task's paths name: each mention goes to the files of its longest matching tail. */
+async function namedFiles(q: Queryable, projectIds: readonly string[], paths: readonly string[]): Promise<Map<string, number>> {
+  const tailsOf = new Map(paths.map((p) => [p, pathTails(p)]));
+  const keyed = await filesByKeys(q, projectIds, [...new Set([...tailsOf.values()].flat())]);
+  const filesOfKey = new Map<string, string[]>();
+  for (const f of keyed) filesOfKey.set(f.key, [...(filesOfKey.get(f.key) ?? []), f.fileId]);
+  const out = new Map<string, number>();
+  for (const tails of tailsOf.values()) {
+    const best = tails.find((t) => filesOfKey.has(t));
+    const files = best ? (filesOfKey.get(best) ?? []) : [];
+    for (const f of files) out.set(f, Math.max(out.get(f) ?? 0, 1 / files.length));
+  }
+  return out;
+}
+
+/** Reads the lexical, name and path evidence of a task. */
+export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights): Promise<TaskMatches> {
+  const match = ftsAnyOf(terms.terms);
+  const [hits, fileHits, named, files] = await Promise.all([
+    terms.terms.length > 0 ? searchSymbols(q, projectIds, match, LEXICAL_POOL, weights) : Promise.resolve([]),
+    terms.terms.length > 0 ? searchFiles(q, projectIds, match, FILE_POOL) : Promise.resolve([]),
+    namedDeclarations(q, projectIds, terms.identifiers),
+    namedFiles(q, projectIds, terms.paths),
+  ]);
+  const declarations = new Map(named.map((n) => [n.brief.symbolId, n.brief]));
+  for (const d of await declarationsByIds(q, projectIds, hits.map((h) => h.symbolId).filter((id) => !declarations.has(id)))) {
+    declarations.set(d.symbolId, d);
+  }
+  return {
+    lexical: scaled(new Map(hits.map((h) => [h.symbolId, h.score]))),
+    named: new Map(named.map((n) => [n.brief.symbolId, n.score])),
+    files,
+    fileText: scaled(new Map(fileHits.map((f) => [f.fileId, f.score]))),
+    declarations,
+  };
+}

@@ -1,0 +1,74 @@
+import { identifierWords } from "../identifier-words.js";
+
+/** What a coding task is searched by. */
+export interface TaskTerms {
+  /** Full-text terms, most telling first: identifier words, then prose words by frequency. */
+  terms: string[];
+  /** Code-shaped tokens as written (`parse_config`, `Session.send` → `Session`, `send`): names to look up exactly. */
+  identifiers: string[];
+  /** Path and module mentions as lower-case path keys: `src/app.ts` → `src/app.ts`, `a.b.c` → `a/b/c`. */
+  paths: string[];
+}
+
+/** Words of prose and of bug reports that say nothing about where code lives. */
+const NOISE = new Set(
+  `a about above after again against all also am an and any are as at be because been before being below between both but
+  by can cannot could did do does doing done down during each either else etc even ever few for from further had has have
+  having he her here hers him his how however i if in into is isn it its itself just let like likely make may me might more
+  most must my no nor not now of off on once one only or other our ours out over own per please quite rather really same
+  seems she should since so some such than thank thanks that the their theirs them then there these they thing things
+  this those though through thus to too under until up upon us very via want was way we well were what when where whether
+  which while who whom why will with within without would yes yet you your yours
+  bug issue expected actual behavior behaviour describe description reproduce steps instead currently get gets got
+  work works working worked use used uses using try tried trying run running happen happens happened see seen think know
+  example following something anything nothing someone code traceback recent call last py line
+  self cls this none null undefined true false feat fix fixes fixed refactor wrongly wrongfully properly correctly incorrectly`.split(/\s+/),
+);
+
+/** Most terms sent to the full-text index: more cost time and add little. */
+const MAX_TERMS = 64;
+const TOKEN = /[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
+const SLASH_PATH = /(?:[\w.-]+\/)+[\w.-]*\w/g;
+const FILE_NAME = /\b[\w-]+\.(?:py|pyi|ts|tsx|mts|cts|js|jsx|mjs|cjs|go|rs|java|rb|php|cs|c|h|cc|cpp|hpp|sh)\b/g;
+const CODE_SPAN = /`([^`\n]+)`/g;
+
+/** Shaped like code rather than prose: snake_case, camelCase, dotted, `$`, or a call. */
+function codeShaped(token: string, next: string): boolean {
+  return /_|\$|\.|\p{Ll}\p{Lu}|\p{Lu}.*\p{Lu}.*\p{Ll}/u.test(token) || next === "(";
+}
+
+function pathMentions(task: string): string[] {
+  const found = new Set<string>();
+  for (const m of task.matchAll(SLASH_PATH)) if (/[\p{L}]/u.test(m[0])) found.add(m[0]);
+  for (const m of task.matchAll(FILE_NAME)) found.add(m[0]);
+  for (const m of task.matchAll(TOKEN)) if (/^[a-z_]\w*(\.[a-z_]\w*){2,}$/.test(m[0])) found.add(m[0].replace(/\./g, "/"));
+  return [...found].map((p) => p.replace(/^[./]+/, "").toLowerCase()).filter((p) => p.length > 2);
+}
+
+function identifiersOf(task: string): string[] {
+  const found = new Set<string>();
+  const quoted = new Set([...task.matchAll(CODE_SPAN)].flatMap((m) => [...(m[1] ?? "").matchAll(TOKEN)].map((t) => t[0])));
+  for (const m of task.matchAll(TOKEN)) {
+    const next = task[(m.index ?? 0) + m[0].length] ?? "";
+    if (!codeShaped(m[0], next) && !quoted.has(m[0])) continue;
+    const parts = m[0].split(".");
+    // In `pkg.module.Class.method` the lower-case leading parts name modules: paths, not declarations.
+    const named = parts.filter((p, i) => i === parts.length - 1 || !/^[a-z0-9_]+$/.test(p) || p.includes("_"));
+    for (const part of named) if (part.length > 1 && !NOISE.has(part.toLowerCase())) found.add(part);
+  }
+  return [...found];
+}
+
+/** The terms, identifiers and paths of a task in prose (with code, paths and tracebacks in it). */
+export function taskTerms(task: string): TaskTerms {
+  const identifiers = identifiersOf(task);
+  const weight = new Map<string, number>();
+  const add = (word: string, w: number) => {
+    if (word.length < 2 || NOISE.has(word) || /^\d+$/.test(word)) return;
+    weight.set(word, (weight.get(word) ?? 0) + w);
+  };
+  for (const id of identifiers) for (const word of identifierWords(id)) add(word, 3);
+  for (const m of task.matchAll(TOKEN)) for (const part of m[0].split(".")) for (const word of identifierWords(part)) add(word, 1);
+  const terms = [...weight.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS).map(([t]) => t);
+  return { terms, identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
+}

@@ -1,0 +1,83 @@
+import type { CellHit, FileHit } from "../../store/search/lexical-search.js";
+
+export interface RankedCell {
+  cellId: string;
+  fileId: string;
+  factionId: string;
+  text: string;
+  score: number;
+}
+
+/** Weights of the fused score, tuned on the retrieval evaluation (bench/eval-scifact.ts). */
+export interface FusionWeights {
+  cell: number;
+  document: number;
+  graph: number;
+}
+
+export const DEFAULT_WEIGHTS: FusionWeights = { cell: 0.5, document: 3, graph: 1 };
+
+/**
+ * Fuses the signals into one score per cell: its own BM25, its document's
+ * BM25 (a claim is read in its document's context) and its graph-walk mass,
+ * each scaled by the best of its kind.
+ */
+export function fuseCells(
+  hits: readonly CellHit[],
+  files: readonly FileHit[],
+  walk: ReadonlyMap<string, number>,
+  weights: FusionWeights = DEFAULT_WEIGHTS,
+): RankedCell[] {
+  const maxCell = Math.max(1e-9, ...hits.map((h) => h.score));
+  const fileScore = new Map(files.map((f) => [f.fileId, f.score]));
+  const maxFile = Math.max(1e-9, ...files.map((f) => f.score));
+  const maxWalk = Math.max(1e-9, ...walk.values());
+  const byId = new Map<string, RankedCell>();
+  for (const h of hits) {
+    const score =
+      weights.cell * (h.score / maxCell) +
+      weights.document * ((fileScore.get(h.fileId) ?? 0) / maxFile) +
+      weights.graph * ((walk.get(h.cellId) ?? 0) / maxWalk);
+    const prev = byId.get(h.cellId);
+    if (!prev || prev.score < score) byId.set(h.cellId, { ...h, score });
+  }
+  return [...byId.values()].sort((a, b) => b.score - a.score || a.cellId.localeCompare(b.cellId));
+}
+
+/** Words of a text, for near-duplicate checks. */
+function wordSet(text: string): Set<string> {
+  return new Set(text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 2));
+}
+
+/**
+ * Keeps redundant rows from crowding out others: at most `perFaction` cells
+ * of one faction, no cell repeating a kept one word for word (same word
+ * set), and no cell whose words mostly repeat a kept cell of the same file.
+ */
+export function dropRedundant(cells: readonly RankedCell[], perFaction = 3, similarity = 0.85): RankedCell[] {
+  const perFactionCount = new Map<string, number>();
+  const signatures = new Set<string>();
+  const keptByFile = new Map<string, Array<Set<string>>>();
+  const kept: RankedCell[] = [];
+  for (const cell of cells) {
+    const n = perFactionCount.get(cell.factionId) ?? 0;
+    if (n >= perFaction) continue;
+    const words = wordSet(cell.text);
+    const signature = [...words].sort().join(" ");
+    if (signatures.has(signature)) continue;
+    const sameFile = keptByFile.get(cell.fileId) ?? [];
+    if (sameFile.some((k) => jaccard(k, words) >= similarity)) continue;
+    perFactionCount.set(cell.factionId, n + 1);
+    signatures.add(signature);
+    keptByFile.set(cell.fileId, [...sameFile, words]);
+    kept.push(cell);
+  }
+  return kept;
+}
+
+function jaccard(a: Set<string>, b: Set<string>): number {
+  if (a.size === 0 && b.size === 0) return 1;
+  let inter = 0;
+  for (const w of a) if (b.has(w)) inter++;
+  return inter / (a.size + b.size - inter);
+}

@@ -1,0 +1,117 @@
+import type { Queryable } from "../db.js";
+import { placeholders } from "../insert-rows.js";
+
+/** Where an identifier is used: its file, name and line. */
+export interface UsageSite {
+  fileId: string;
+  name: string;
+  line: number;
+}
+
+/** A live code file a path key names. */
+export interface KeyedFile {
+  key: string;
+  fileId: string;
+  path: string;
+}
+
+/** One import edge between live code files. */
+export interface FileEdge {
+  fromFileId: string;
+  toFileId: string;
+}
+
+const BATCH = 500;
+
+/** Line spans of declarations, to read the usages inside them. */
+export interface LineSpan {
+  fileId: string;
+  lineStart: number;
+  lineEnd: number;
+}
+
+/** Usages inside these spans (the file's rows are filtered in SQL: a large file holds many). */
+export async function usagesInSpans(q: Queryable, spans: readonly LineSpan[]): Promise<UsageSite[]> {
+  const byFile = new Map<string, LineSpan[]>();
+  for (const s of spans) byFile.set(s.fileId, [...(byFile.get(s.fileId) ?? []), s]);
+  const out: UsageSite[] = [];
+  for (const [fileId, list] of byFile) {
+    const rows = await q.all<{ name: string; name_line: number }>(
+      `SELECT name, name_line FROM code_references WHERE file_id = ? AND kind = 'usage'
+       AND (${list.map(() => "name_line BETWEEN ? AND ?").join(" OR ")})`,
+      [fileId, ...list.flatMap((s) => [s.lineStart, s.lineEnd])],
+    );
+    for (const r of rows) out.push({ fileId, name: r.name, line: Number(r.name_line) });
+  }
+  return out;
+}
+
+/** Usages of these exact names in these projects, at most `perName` of each. */
+export async function usagesNamed(q: Queryable, projectIds: readonly string[], names: readonly string[], perName: number): Promise<UsageSite[]> {
+  const out: UsageSite[] = [];
+  for (const name of names) {
+    const rows = await q.all<{ file_id: string; name: string; name_line: number }>(
+      `SELECT file_id, name, name_line FROM code_references
+       WHERE project_id IN (${placeholders(projectIds.length)}) AND folded = ? AND name = ? AND kind = 'usage' LIMIT ?`,
+      [...projectIds, name.toLowerCase(), name, perName],
+    );
+    for (const r of rows) out.push({ fileId: r.file_id, name: r.name, line: Number(r.name_line) });
+  }
+  return out;
+}
+
+/** Live code files of these projects answering to one of these path keys (lower-case). */
+export async function filesByKeys(q: Queryable, projectIds: readonly string[], keys: readonly string[]): Promise<KeyedFile[]> {
+  if (keys.length === 0) return [];
+  const rows = await q.all<{ key: string; file_id: string; path: string }>(
+    `SELECT k.key, k.file_id, f.path FROM file_module_keys k JOIN files f ON f.file_id = k.file_id
+     WHERE k.project_id IN (${placeholders(projectIds.length)}) AND k.key IN (${placeholders(keys.length)}) AND f.status <> 'retired'`,
+    [...projectIds, ...keys],
+  );
+  return rows.map((r) => ({ key: r.key, fileId: r.file_id, path: r.path }));
+}
+
+/** Live files of these projects by exact project path. */
+export async function filesByPaths(q: Queryable, projectIds: readonly string[], paths: readonly string[]): Promise<KeyedFile[]> {
+  if (paths.length === 0) return [];
+  const rows = await q.all<{ file_id: string; path: string }>(
+    `SELECT file_id, path FROM files
+     WHERE project_id IN (${placeholders(projectIds.length)}) AND path IN (${placeholders(paths.length)}) AND status <> 'retired'`,
+    [...projectIds, ...paths],
+  );
+  return rows.map((r) => ({ key: r.path, fileId: r.file_id, path: r.path }));
+}
+
+/** Import edges leaving or entering these files (resolved as in `file_import_edges`), at most `limit`. */
+export async function importEdgesOf(q: Queryable, fileIds: readonly string[], limit: number): Promise<FileEdge[]> {
+  if (fileIds.length === 0) return [];
+  const p = placeholders(fileIds.length);
+  const rows = await q.all<{ from_file_id: string; to_file_id: string }>(
+    `SELECT DISTINCT i.file_id AS from_file_id, k.file_id AS to_file_id
+     FROM file_imports i JOIN file_module_keys k
+       ON k.project_id = i.project_id AND k.key = i.module_key AND (k.full = 1 OR i.key_mode = 'suffix')
+     WHERE i.file_id IN (${p}) AND i.key_mode IN ('exact', 'suffix') AND k.file_id <> i.file_id
+     UNION
+     SELECT DISTINCT i.file_id, k.file_id
+     FROM file_module_keys k JOIN file_imports i
+       ON i.project_id = k.project_id AND i.module_key = k.key AND (k.full = 1 OR i.key_mode = 'suffix')
+     WHERE k.file_id IN (${p}) AND i.key_mode IN ('exact', 'suffix') AND k.file_id <> i.file_id
+     LIMIT ?`,
+    [...fileIds, ...fileIds, limit],
+  );
+  return rows.map((r) => ({ fromFileId: r.from_file_id, toFileId: r.to_file_id }));
+}
+
+/** Project paths of these live files. */
+export async function pathsOfFiles(q: Queryable, fileIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < fileIds.length; i += BATCH) {
+    const slice = fileIds.slice(i, i + BATCH);
+    const rows = await q.all<{ file_id: string; path: string }>(
+      `SELECT file_id, path FROM files WHERE file_id IN (${placeholders(slice.length)}) AND status <> 'retired'`,
+      slice,
+    );
+    for (const r of rows) out.set(r.file_id, r.path);
+  }
+  return out;
+}

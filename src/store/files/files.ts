@@ -1,0 +1,208 @@
+import { newId } from "../../ids.js";
+import type { Queryable } from "../db.js";
+
+export type FileStatus = "queued" | "reading" | "ready" | "failed" | "retired";
+
+/** Who put the file in the project: an ingest call, or the folder sync (which retires only its own). */
+export type FileOrigin = "api" | "folder";
+
+/** A file as stored. */
+export interface FileRow {
+  fileId: string;
+  projectId: string;
+  path: string;
+  contentType: string;
+  fileType: string;
+  fileSize: number;
+  chunkId: string;
+  status: FileStatus;
+  error: string | null;
+  readChunkId: string | null;
+  reads: number;
+  origin: FileOrigin;
+  createdAt: string;
+  updatedAt: string;
+}
+
+interface Row {
+  file_id: string;
+  project_id: string;
+  path: string;
+  content_type: string;
+  file_type: string;
+  file_size: number;
+  chunk_id: string;
+  status: FileStatus;
+  error: string | null;
+  read_chunk_id: string | null;
+  reads: number;
+  origin: FileOrigin;
+  created_at: string;
+  updated_at: string;
+}
+
+const toFile = (r: Row): FileRow => ({
+  fileId: r.file_id,
+  projectId: r.project_id,
+  path: r.path,
+  contentType: r.content_type,
+  fileType: r.file_type,
+  fileSize: Number(r.file_size),
+  chunkId: r.chunk_id,
+  status: r.status,
+  error: r.error,
+  readChunkId: r.read_chunk_id,
+  reads: Number(r.reads),
+  origin: r.origin,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+});
+
+export interface FileVersion {
+  projectId: string;
+  path: string;
+  contentType: string;
+  fileType: string;
+  fileSize: number;
+  chunkId: string;
+  origin: FileOrigin;
+}
+
+/**
+ * Queues a file version: a new path gets a new file id; a path the project
+ * already holds (even retired) keeps its id and is queued again.
+ */
+export async function upsertQueuedFile(q: Queryable, v: FileVersion, now: string): Promise<FileRow> {
+  const row = await q.get<Row>(
+    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, origin, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)
+     ON CONFLICT (project_id, path) DO UPDATE SET
+       content_type = excluded.content_type, file_type = excluded.file_type, file_size = excluded.file_size,
+       chunk_id = excluded.chunk_id, status = 'queued', error = NULL, origin = excluded.origin, updated_at = excluded.updated_at
+     RETURNING *`,
+    [newId("fil"), v.projectId, v.path, v.contentType, v.fileType, v.fileSize, v.chunkId, v.origin, now, now],
+  );
+  return toFile(row!);
+}
+
+export async function getFile(q: Queryable, projectId: string, fileId: string): Promise<FileRow | undefined> {
+  const row = await q.get<Row>("SELECT * FROM files WHERE project_id = ? AND file_id = ? AND status <> 'retired'", [
+    projectId,
+    fileId,
+  ]);
+  return row && toFile(row);
+}
+
+/** Every live file of a project, by path. */
+export async function listLiveFiles(q: Queryable, projectId: string): Promise<FileRow[]> {
+  const rows = await q.all<Row>("SELECT * FROM files WHERE project_id = ? AND status <> 'retired' ORDER BY path", [projectId]);
+  return rows.map(toFile);
+}
+
+/** Points a file at new bytes and queues it. */
+export async function requeueFile(q: Queryable, fileId: string, chunkId: string, fileSize: number, now: string): Promise<void> {
+  await q.execute(
+    "UPDATE files SET chunk_id = ?, file_size = ?, status = 'queued', error = NULL, updated_at = ? WHERE file_id = ?",
+    [chunkId, fileSize, now, fileId],
+  );
+}
+
+/**
+ * Claims up to `limit` of the oldest queued files for reading, atomically:
+ * the caller holds a write transaction, so two workers never claim the same
+ * file. One commit for several claims keeps fsyncs down.
+ */
+export async function claimQueued(q: Queryable, now: string, limit: number): Promise<FileRow[]> {
+  const rows = await q.all<Row>(
+    `UPDATE files SET status = 'reading', updated_at = ?
+     WHERE file_id IN (SELECT file_id FROM files WHERE status = 'queued' ORDER BY updated_at, file_id LIMIT ?)
+     RETURNING *`,
+    [now, limit],
+  );
+  return rows.map(toFile).sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.fileId.localeCompare(b.fileId));
+}
+
+/** Marks a claimed file's reading finished, if it was not re-queued meanwhile. */
+export async function finishReading(
+  q: Queryable,
+  fileId: string,
+  chunkId: string,
+  outcome: { status: "ready" } | { status: "failed"; error: string },
+  now: string,
+): Promise<boolean> {
+  const r = await q.execute(
+    `UPDATE files SET status = ?, error = ?, read_chunk_id = CASE WHEN ? = 'ready' THEN chunk_id ELSE read_chunk_id END,
+       reads = reads + 1, updated_at = ?
+     WHERE file_id = ? AND chunk_id = ? AND status = 'reading'`,
+    [outcome.status, outcome.status === "failed" ? outcome.error : null, outcome.status, now, fileId, chunkId],
+  );
+  return r.rowsAffected > 0;
+}
+
+/** Puts files left `reading` by a stopped process back in the queue. */
+export async function requeueInterrupted(q: Queryable, now: string): Promise<number> {
+  const r = await q.execute("UPDATE files SET status = 'queued', updated_at = ? WHERE status = 'reading'", [now]);
+  return r.rowsAffected;
+}
+
+/** Retires files by path; returns their ids. */
+export async function retireFilesByPath(q: Queryable, projectId: string, paths: readonly string[], now: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (const path of paths) {
+    const row = await q.get<{ file_id: string }>(
+      `UPDATE files SET status = 'retired', read_chunk_id = NULL, error = NULL, updated_at = ?
+       WHERE project_id = ? AND path = ? AND status <> 'retired' RETURNING file_id`,
+      [now, projectId, path],
+    );
+    if (row) ids.push(row.file_id);
+  }
+  return ids;
+}
+
+/** Counts of a project's files by status. */
+export async function fileStatusCounts(q: Queryable, projectId: string): Promise<Record<FileStatus, number> & { updatedAt: string | null }> {
+  const rows = await q.all<{ status: FileStatus; n: number; at: string }>(
+    "SELECT status, count(*) AS n, max(updated_at) AS at FROM files WHERE project_id = ? GROUP BY status",
+    [projectId],
+  );
+  const counts = { queued: 0, reading: 0, ready: 0, failed: 0, retired: 0, updatedAt: null as string | null };
+  for (const r of rows) {
+    counts[r.status] = Number(r.n);
+    if (!counts.updatedAt || r.at > counts.updatedAt) counts.updatedAt = r.at;
+  }
+  return counts;
+}
+
+/** One page of live files by id, optionally under a path prefix and of one status. */
+export async function readFilePage(
+  q: Queryable,
+  f: { projectIds: readonly string[]; pathPrefix?: string; status?: string },
+  afterId: string | undefined,
+  limit: number,
+): Promise<FileRow[]> {
+  const args: unknown[] = [...f.projectIds];
+  let sql = `SELECT * FROM files WHERE status <> 'retired' AND project_id IN (${f.projectIds.map(() => "?").join(", ")})`;
+  if (f.pathPrefix) {
+    sql += " AND substr(path, 1, ?) = ?";
+    args.push(f.pathPrefix.length, f.pathPrefix);
+  }
+  if (f.status) {
+    sql += " AND status = ?";
+    args.push(f.status);
+  }
+  if (afterId) {
+    sql += " AND file_id > ?";
+    args.push(afterId);
+  }
+  const rows = await q.all<Row>(`${sql} ORDER BY file_id LIMIT ?`, [...(args as string[]), limit]);
+  return rows.map(toFile);
+}
+
+/** A live file of one of these projects. */
+export async function findLiveFile(q: Queryable, projectIds: readonly string[], fileId: string): Promise<FileRow | undefined> {
+  const row = await q.get<Row>(
+    `SELECT * FROM files WHERE file_id = ? AND status <> 'retired' AND project_id IN (${projectIds.map(() => "?").join(", ")})`,
+    [fileId, ...projectIds],
+  );
+  return row && toFile(row);
+}

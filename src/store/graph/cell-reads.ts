@@ -1,0 +1,93 @@
+import type { InValue } from "@libsql/client";
+import type { Queryable } from "../db.js";
+import { placeholders } from "../insert-rows.js";
+
+/** Filters of a cell read; every one optional. */
+export interface CellFilter {
+  projectIds: readonly string[];
+  fileIds?: readonly string[];
+  factionId?: string;
+  parentCellId?: string;
+  entityId?: string;
+}
+
+export interface CellRow {
+  cellId: string;
+  projectId: string;
+  fileId: string;
+  factionId: string;
+  parentCellId: string | null;
+  text: string;
+  updatedAt: string;
+  entityIds: string[];
+}
+
+function where(f: CellFilter): { sql: string; args: InValue[] } {
+  const parts = ["c.retired_at IS NULL", `c.project_id IN (${placeholders(f.projectIds.length)})`];
+  const args: InValue[] = [...f.projectIds];
+  if (f.fileIds?.length) {
+    parts.push(`c.file_id IN (${placeholders(f.fileIds.length)})`);
+    args.push(...f.fileIds);
+  }
+  if (f.factionId) {
+    parts.push("c.faction_id = ?");
+    args.push(f.factionId);
+  }
+  if (f.parentCellId) {
+    parts.push("c.parent_cell_id = ?");
+    args.push(f.parentCellId);
+  }
+  if (f.entityId) {
+    parts.push("EXISTS (SELECT 1 FROM cell_entities ce WHERE ce.cell_id = c.cell_id AND ce.entity_id = ?)");
+    args.push(f.entityId);
+  }
+  return { sql: parts.join(" AND "), args };
+}
+
+/** One page of live cells by id, after `afterId`, with the entities each backs. */
+export async function readCellPage(q: Queryable, f: CellFilter, afterId: string | undefined, limit: number): Promise<CellRow[]> {
+  const w = where(f);
+  const rows = await q.all<{ cell_id: string; project_id: string; file_id: string; faction_id: string; parent_cell_id: string | null; text: string; updated_at: string }>(
+    `SELECT c.cell_id, c.project_id, c.file_id, c.faction_id, c.parent_cell_id, c.text, c.updated_at FROM cells c
+     WHERE ${w.sql} ${afterId ? "AND c.cell_id > ?" : ""} ORDER BY c.cell_id LIMIT ?`,
+    [...w.args, ...(afterId ? [afterId] : []), limit],
+  );
+  const links = await entityLinks(q, rows.map((r) => r.cell_id));
+  return rows.map((r) => ({
+    cellId: r.cell_id,
+    projectId: r.project_id,
+    fileId: r.file_id,
+    factionId: r.faction_id,
+    parentCellId: r.parent_cell_id,
+    text: r.text,
+    updatedAt: r.updated_at,
+    entityIds: links.get(r.cell_id) ?? [],
+  }));
+}
+
+/** How many live cells the filter selects. */
+export async function countCells(q: Queryable, f: CellFilter): Promise<number> {
+  const w = where(f);
+  const row = await q.get<{ n: number }>(`SELECT count(*) AS n FROM cells c WHERE ${w.sql}`, w.args);
+  return Number(row?.n ?? 0);
+}
+
+/** Live sections (factions) of these files. */
+export async function countFileSections(q: Queryable, fileIds: readonly string[]): Promise<number> {
+  const row = await q.get<{ n: number }>(
+    `SELECT count(*) AS n FROM factions WHERE retired_at IS NULL AND file_id IN (${placeholders(fileIds.length)})`,
+    [...fileIds],
+  );
+  return Number(row?.n ?? 0);
+}
+
+async function entityLinks(q: Queryable, cellIds: readonly string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  if (cellIds.length === 0) return out;
+  const rows = await q.all<{ cell_id: string; entity_id: string }>(
+    `SELECT cell_id, entity_id FROM cell_entities WHERE cell_id IN (${placeholders(cellIds.length)}) ORDER BY entity_id`,
+    [...cellIds],
+  );
+  for (const r of rows) out.set(r.cell_id, [...(out.get(r.cell_id) ?? []), r.entity_id]);
+  return out;
+}

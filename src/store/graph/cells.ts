@@ -1,0 +1,60 @@
+import type { Queryable } from "../db.js";
+import { insertRows, placeholders } from "../insert-rows.js";
+
+export interface CellKey {
+  cellId: string;
+  factionId: string;
+  ordinal: number;
+  text: string;
+  parentCellId: string | null;
+}
+
+export interface NewCell {
+  cellId: string;
+  projectId: string;
+  fileId: string;
+  factionId: string;
+  parentCellId: string | null;
+  ordinal: number;
+  text: string;
+}
+
+/** Live cells of these factions, grouped by faction in cell order. */
+export async function liveCellsOfFactions(q: Queryable, factionIds: readonly string[]): Promise<Map<string, CellKey[]>> {
+  const out = new Map<string, CellKey[]>();
+  for (let i = 0; i < factionIds.length; i += 500) {
+    const ids = factionIds.slice(i, i + 500);
+    const rows = await q.all<{ cell_id: string; faction_id: string; ordinal: number; text: string; parent_cell_id: string | null }>(
+      `SELECT cell_id, faction_id, ordinal, text, parent_cell_id FROM cells
+       WHERE faction_id IN (${placeholders(ids.length)}) AND retired_at IS NULL ORDER BY ordinal`,
+      ids,
+    );
+    for (const r of rows) {
+      const list = out.get(r.faction_id) ?? [];
+      list.push({ cellId: r.cell_id, factionId: r.faction_id, ordinal: Number(r.ordinal), text: r.text, parentCellId: r.parent_cell_id });
+      out.set(r.faction_id, list);
+    }
+  }
+  return out;
+}
+
+export async function insertCells(q: Queryable, cells: readonly NewCell[], now: string): Promise<void> {
+  await insertRows(
+    q,
+    "cells",
+    ["cell_id", "project_id", "file_id", "faction_id", "parent_cell_id", "ordinal", "text", "created_at", "updated_at"],
+    cells.map((c) => [c.cellId, c.projectId, c.fileId, c.factionId, c.parentCellId, c.ordinal, c.text, now, now]),
+  );
+}
+
+/** Re-threads a kept cell under a new parent and position. */
+export async function placeCell(q: Queryable, cellId: string, parentCellId: string | null, ordinal: number, now: string): Promise<void> {
+  await q.execute("UPDATE cells SET parent_cell_id = ?, ordinal = ?, updated_at = ? WHERE cell_id = ?", [parentCellId, ordinal, now, cellId]);
+}
+
+export async function retireCells(q: Queryable, cellIds: readonly string[], now: string): Promise<void> {
+  for (let i = 0; i < cellIds.length; i += 500) {
+    const ids = cellIds.slice(i, i + 500);
+    await q.execute(`UPDATE cells SET retired_at = ? WHERE cell_id IN (${placeholders(ids.length)})`, [now, ...ids]);
+  }
+}

@@ -1,0 +1,96 @@
+import type { SourceLocation } from "../../readers/reader.js";
+import type { Queryable } from "../db.js";
+import { insertRows, placeholders } from "../insert-rows.js";
+import { retireFileCode } from "../code/retire-file-code.js";
+
+/** What the diff needs of a live faction. */
+export interface FactionKey {
+  factionId: string;
+  contentHash: string;
+  ordinal: number;
+  lineStart: number | null;
+  lineEnd: number | null;
+  headingPath: string;
+}
+
+export interface NewFaction {
+  factionId: string;
+  projectId: string;
+  fileId: string;
+  contentHash: string;
+  ordinal: number;
+  factionType: string;
+  inferredType: string;
+  location: SourceLocation;
+  headingPath: string;
+  text: string;
+}
+
+const COLUMNS = [
+  "faction_id", "project_id", "file_id", "content_hash", "ordinal", "faction_type", "inferred_type",
+  "line_start", "line_end", "pdf_page_start", "pdf_page_end", "audio_start_ms", "video_start_ms",
+  "heading_path", "text", "created_at", "updated_at",
+] as const;
+
+/** The file's live factions, in file order. */
+export async function liveFactionKeys(q: Queryable, fileId: string): Promise<FactionKey[]> {
+  const rows = await q.all<{ faction_id: string; content_hash: string; ordinal: number; line_start: number | null; line_end: number | null; heading_path: string }>(
+    "SELECT faction_id, content_hash, ordinal, line_start, line_end, heading_path FROM factions WHERE file_id = ? AND retired_at IS NULL ORDER BY ordinal",
+    [fileId],
+  );
+  return rows.map((r) => ({
+    factionId: r.faction_id,
+    contentHash: r.content_hash,
+    ordinal: Number(r.ordinal),
+    lineStart: r.line_start === null ? null : Number(r.line_start),
+    lineEnd: r.line_end === null ? null : Number(r.line_end),
+    headingPath: r.heading_path,
+  }));
+}
+
+export async function insertFactions(q: Queryable, factions: readonly NewFaction[], now: string): Promise<void> {
+  await insertRows(
+    q,
+    "factions",
+    COLUMNS,
+    factions.map((f) => [
+      f.factionId, f.projectId, f.fileId, f.contentHash, f.ordinal, f.factionType, f.inferredType,
+      f.location.lineStart ?? null, f.location.lineEnd ?? null, f.location.pdfPageStart ?? null, f.location.pdfPageEnd ?? null,
+      f.location.audioStartMs ?? null, f.location.videoStartMs ?? null, f.headingPath, f.text, now, now,
+    ]),
+  );
+}
+
+/** Moves a kept faction to its new place in the file. */
+export async function placeFaction(
+  q: Queryable,
+  factionId: string,
+  p: { ordinal: number; location: SourceLocation; headingPath: string },
+  now: string,
+): Promise<void> {
+  await q.execute(
+    `UPDATE factions SET ordinal = ?, line_start = ?, line_end = ?, pdf_page_start = ?, pdf_page_end = ?,
+       audio_start_ms = ?, video_start_ms = ?, heading_path = ?, updated_at = ? WHERE faction_id = ?`,
+    [
+      p.ordinal, p.location.lineStart ?? null, p.location.lineEnd ?? null, p.location.pdfPageStart ?? null,
+      p.location.pdfPageEnd ?? null, p.location.audioStartMs ?? null, p.location.videoStartMs ?? null,
+      p.headingPath, now, factionId,
+    ],
+  );
+}
+
+/** Retires factions and every cell cut from them. */
+export async function retireFactions(q: Queryable, factionIds: readonly string[], now: string): Promise<void> {
+  for (let i = 0; i < factionIds.length; i += 500) {
+    const ids = factionIds.slice(i, i + 500);
+    await q.execute(`UPDATE cells SET retired_at = ? WHERE faction_id IN (${placeholders(ids.length)}) AND retired_at IS NULL`, [now, ...ids]);
+    await q.execute(`UPDATE factions SET retired_at = ? WHERE faction_id IN (${placeholders(ids.length)})`, [now, ...ids]);
+  }
+}
+
+/** Retires everything derived from a file. */
+export async function retireFileDerivations(q: Queryable, fileId: string, now: string): Promise<void> {
+  await q.execute("UPDATE cells SET retired_at = ? WHERE file_id = ? AND retired_at IS NULL", [now, fileId]);
+  await q.execute("UPDATE factions SET retired_at = ? WHERE file_id = ? AND retired_at IS NULL", [now, fileId]);
+  await retireFileCode(q, fileId, now);
+}

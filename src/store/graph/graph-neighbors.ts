@@ -1,0 +1,86 @@
+import type { Queryable } from "../db.js";
+import { placeholders } from "../insert-rows.js";
+
+export interface EntityBrief {
+  entityId: string;
+  kind: string;
+  name: string;
+}
+
+export interface CellBrief {
+  cellId: string;
+  fileId: string;
+  factionId: string;
+  text: string;
+}
+
+export interface Link {
+  cellId: string;
+  entityId: string;
+}
+
+/** Entities of these projects whose name or normalized name is one of `names` (lower-cased), backing a live cell. */
+export async function entitiesNamed(q: Queryable, projectIds: readonly string[], names: readonly string[]): Promise<EntityBrief[]> {
+  if (names.length === 0) return [];
+  const p = placeholders(names.length);
+  const rows = await q.all<{ entity_id: string; kind: string; name: string }>(
+    `SELECT e.entity_id, e.kind, e.name FROM entities e
+     WHERE e.project_id IN (${placeholders(projectIds.length)}) AND (e.norm_name IN (${p}) OR lower(e.name) IN (${p}))
+       AND EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id WHERE ce.entity_id = e.entity_id AND c.retired_at IS NULL)
+     LIMIT 50`,
+    [...projectIds, ...names, ...names],
+  );
+  return rows.map((r) => ({ entityId: r.entity_id, kind: r.kind, name: r.name }));
+}
+
+/** Live cells linked to each entity, at most `perEntity` each. */
+export async function linksOfEntities(q: Queryable, entityIds: readonly string[], perEntity: number): Promise<Link[]> {
+  if (entityIds.length === 0) return [];
+  const rows = await q.all<{ cell_id: string; entity_id: string }>(
+    `SELECT cell_id, entity_id FROM (
+       SELECT ce.cell_id, ce.entity_id, row_number() OVER (PARTITION BY ce.entity_id ORDER BY ce.cell_id) AS k
+       FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id
+       WHERE ce.entity_id IN (${placeholders(entityIds.length)}) AND c.retired_at IS NULL)
+     WHERE k <= ?`,
+    [...entityIds, perEntity],
+  );
+  return rows.map((r) => ({ cellId: r.cell_id, entityId: r.entity_id }));
+}
+
+/** Entity links of these cells. */
+export async function linksOfCells(q: Queryable, cellIds: readonly string[]): Promise<Link[]> {
+  const out: Link[] = [];
+  for (let i = 0; i < cellIds.length; i += 500) {
+    const ids = cellIds.slice(i, i + 500);
+    const rows = await q.all<{ cell_id: string; entity_id: string }>(
+      `SELECT cell_id, entity_id FROM cell_entities WHERE cell_id IN (${placeholders(ids.length)})`,
+      ids,
+    );
+    out.push(...rows.map((r) => ({ cellId: r.cell_id, entityId: r.entity_id })));
+  }
+  return out;
+}
+
+/** Cells by id (live only). */
+export async function cellBriefs(q: Queryable, cellIds: readonly string[]): Promise<CellBrief[]> {
+  const out: CellBrief[] = [];
+  for (let i = 0; i < cellIds.length; i += 500) {
+    const ids = cellIds.slice(i, i + 500);
+    const rows = await q.all<{ cell_id: string; file_id: string; faction_id: string; text: string }>(
+      `SELECT cell_id, file_id, faction_id, text FROM cells WHERE retired_at IS NULL AND cell_id IN (${placeholders(ids.length)})`,
+      ids,
+    );
+    out.push(...rows.map((r) => ({ cellId: r.cell_id, fileId: r.file_id, factionId: r.faction_id, text: r.text })));
+  }
+  return out;
+}
+
+/** Entities by id. */
+export async function entityBriefs(q: Queryable, entityIds: readonly string[]): Promise<EntityBrief[]> {
+  if (entityIds.length === 0) return [];
+  const rows = await q.all<{ entity_id: string; kind: string; name: string }>(
+    `SELECT entity_id, kind, name FROM entities WHERE entity_id IN (${placeholders(entityIds.length)})`,
+    [...entityIds],
+  );
+  return rows.map((r) => ({ entityId: r.entity_id, kind: r.kind, name: r.name }));
+}

@@ -1,0 +1,82 @@
+import type { Queryable } from "../db.js";
+import { insertRows, placeholders } from "../insert-rows.js";
+
+/** What one live declaration's search row is built from. */
+export interface SymbolSearchSource {
+  rowid: number;
+  name: string;
+  qualifiedName: string;
+  signature: string;
+  doc: string | null;
+  path: string;
+  /** The declaration's own text (its code unit), when it has one. */
+  body: string | null;
+}
+
+/** One row of `symbols_fts`, its fields ready to index. */
+export interface SymbolSearchRow {
+  rowid: number;
+  name: string;
+  signature: string;
+  doc: string;
+  path: string;
+  body: string;
+}
+
+/** A declaration matching a search, with its BM25 relevance (higher is better). */
+export interface SymbolHit {
+  symbolId: string;
+  fileId: string;
+  score: number;
+}
+
+/** BM25 weight of each `symbols_fts` column: name, signature, doc, path, body. */
+export type SymbolFieldWeights = readonly [number, number, number, number, number];
+
+/** Measured on the code evaluation's tuning split (bench/eval-code.ts). */
+export const SYMBOL_FIELD_WEIGHTS: SymbolFieldWeights = [4, 2, 1, 1.5, 1];
+
+/** The live declarations of a file with their file path and code unit text. */
+export async function symbolSearchSources(q: Queryable, fileId: string): Promise<SymbolSearchSource[]> {
+  const rows = await q.all<{
+    rowid: number; name: string; qualified_name: string; signature: string; doc: string | null; path: string; body: string | null;
+  }>(
+    `SELECT s.rowid AS rowid, s.name, s.qualified_name, s.signature, s.doc, fi.path, fa.text AS body
+     FROM symbols s JOIN files fi ON fi.file_id = s.file_id LEFT JOIN factions fa ON fa.faction_id = s.faction_id
+     WHERE s.file_id = ? AND s.retired_at IS NULL`,
+    [fileId],
+  );
+  return rows.map((r) => ({
+    rowid: Number(r.rowid), name: r.name, qualifiedName: r.qualified_name, signature: r.signature, doc: r.doc, path: r.path, body: r.body,
+  }));
+}
+
+/** Replaces the search rows of a file's declarations (live or retired) with these. */
+export async function replaceSymbolSearchRows(q: Queryable, fileId: string, rows: readonly SymbolSearchRow[]): Promise<void> {
+  await q.execute("DELETE FROM symbols_fts WHERE rowid IN (SELECT rowid FROM symbols WHERE file_id = ?)", [fileId]);
+  await insertRows(
+    q,
+    "symbols_fts",
+    ["rowid", "name", "signature", "doc", "path", "body"],
+    rows.map((r) => [r.rowid, r.name, r.signature, r.doc, r.path, r.body]),
+  );
+}
+
+/** Top live declarations of these projects matching an FTS5 expression, best first. */
+export async function searchSymbols(
+  q: Queryable,
+  projectIds: readonly string[],
+  match: string,
+  limit: number,
+  weights: SymbolFieldWeights = SYMBOL_FIELD_WEIGHTS,
+): Promise<SymbolHit[]> {
+  const w = weights.join(", ");
+  const rows = await q.all<{ symbol_id: string; file_id: string; s: number }>(
+    `SELECT s.symbol_id, s.file_id, -bm25(symbols_fts, ${w}) AS s
+     FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid
+     WHERE symbols_fts MATCH ? AND s.retired_at IS NULL AND s.project_id IN (${placeholders(projectIds.length)})
+     ORDER BY bm25(symbols_fts, ${w}) LIMIT ?`,
+    [match, ...projectIds, limit],
+  );
+  return rows.map((r) => ({ symbolId: r.symbol_id, fileId: r.file_id, score: Number(r.s) }));
+}

@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { indexFileSymbols } from "../../../../src/ingest/read/index-symbols.js";
+import { openDatabase } from "../../../../src/store/db.js";
+import type { Db } from "../../../../src/store/db.js";
+import { loadMigrations, migrate } from "../../../../src/store/migrate.js";
+import { searchSymbols } from "../../../../src/store/search/symbol-search.js";
+
+const NOW = "2026-01-01T00:00:00.000Z";
+
+/** A project, a chunk and one file, as the tables stood before the declaration index. */
+async function seedFile(db: Db): Promise<void> {
+  await db.execute("INSERT INTO projects (project_id, name, created_at) VALUES ('prj_1', 'p', ?)", [NOW]);
+  await db.execute("INSERT INTO chunks (project_id, chunk_id, bytes, size, created_at) VALUES ('prj_1', 'c1', x'00', 1, ?)", [NOW]);
+  await db.execute(
+    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, created_at, updated_at)
+     VALUES ('fil_1', 'prj_1', 'src/config/load.ts', 'text/x-typescript', 'code', 1, 'c1', 'ready', ?, ?)`,
+    [NOW, NOW],
+  );
+}
+
+async function addSymbol(db: Db, id: string, name: string, signature: string, retired: string | null = null): Promise<void> {
+  await db.execute(
+    `INSERT INTO symbols (project_id, symbol_id, file_id, language, name, qualified_name, depth, kind, line_start, line_end, signature,
+       doc, created_at, updated_at, retired_at)
+     VALUES ('prj_1', ?, 'fil_1', 'typescript', ?, ?, 0, 'function', 1, 3, ?, NULL, ?, ?, ?)`,
+    [id, name, name, signature, NOW, NOW, retired],
+  );
+}
+
+const found = async (db: Db, match: string) => (await searchSymbols(db, ["prj_1"], match, 10)).map((h) => h.symbolId);
+
+describe("declaration search index", () => {
+  it("the migration indexes symbols read before it, as stored; a re-index splits their identifiers", async () => {
+    const db = await openDatabase({ url: ":memory:" });
+    const all = loadMigrations();
+    await migrate(db, all.filter((m) => m.version < 6));
+    await seedFile(db);
+    await addSymbol(db, "sym_a", "loadConfigFile", "function loadConfigFile(path: string): Config");
+    await migrate(db, all);
+    expect(await found(db, '"loadconfigfile"')).toEqual(["sym_a"]);
+    expect(await found(db, '"config"')).toEqual(["sym_a"]);
+    expect(await found(db, '"file"')).toEqual([]);
+    await indexFileSymbols(db, "fil_1");
+    expect(await found(db, '"file"')).toEqual(["sym_a"]);
+    db.close();
+  });
+
+  it("re-indexing a file keeps only its live declarations", async () => {
+    const db = await openDatabase({ url: ":memory:" });
+    await migrate(db);
+    await seedFile(db);
+    await addSymbol(db, "sym_a", "parse_options", "def parse_options(argv)");
+    await addSymbol(db, "sym_b", "old_options", "def old_options()", NOW);
+    await indexFileSymbols(db, "fil_1");
+    expect(await found(db, '"options"')).toEqual(["sym_a"]);
+    expect(await found(db, '"parseoptions"')).toEqual(["sym_a"]);
+    expect(await found(db, '"src" AND "config"')).toEqual(["sym_a"]);
+    await db.execute("UPDATE symbols SET retired_at = ? WHERE symbol_id = 'sym_a'", [NOW]);
+    await db.execute("UPDATE symbols SET retired_at = NULL WHERE symbol_id = 'sym_b'");
+    await indexFileSymbols(db, "fil_1");
+    expect(await found(db, '"options"')).toEqual(["sym_b"]);
+    db.close();
+  });
+});

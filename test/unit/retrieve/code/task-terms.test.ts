@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { taskTerms } from "../../../../src/retrieve/code/task-terms.js";
+
+describe("taskTerms", () => {
+  it("splits identifiers into their words and keeps them whole, before prose words", () => {
+    const t = taskTerms("parseConfigFile breaks when max_retry is zero");
+    expect(t.terms.slice(0, 7)).toEqual(expect.arrayContaining(["parseconfigfile", "parse", "config", "file", "maxretry", "max", "retry"]));
+    expect(t.terms).toContain("breaks");
+    expect(t.terms).toContain("zero");
+    expect(t.terms).not.toContain("when");
+    expect(t.identifiers).toEqual(["parseConfigFile", "max_retry"]);
+  });
+
+  it("takes names from code spans, calls and qualified names, not module paths", () => {
+    const t = taskTerms("Calling `latex(expr)` or Session.send() on requests.sessions.Session, see print_tree(x)");
+    expect(t.identifiers).toEqual(expect.arrayContaining(["latex", "Session", "send", "print_tree"]));
+    expect(t.identifiers).not.toContain("requests");
+    expect(t.identifiers).not.toContain("sessions");
+  });
+
+  it("finds paths, file names, dotted modules and traceback frames as lower-case path keys", () => {
+    const t = taskTerms(
+      'See src/App/server.ts and utils.py.\n  File "/usr/lib/python3/site-packages/sympy/solvers/polysys.py", line 42, in solve\nimport sympy.printing.latex',
+    );
+    expect(t.paths).toEqual(expect.arrayContaining(["src/app/server.ts", "utils.py", "usr/lib/python3/site-packages/sympy/solvers/polysys.py", "sympy/printing/latex"]));
+  });
+
+  it("drops prose filler and numbers, and bounds the term list", () => {
+    expect(taskTerms("It would be great if this worked, thanks! 42").terms).toEqual(["great"]);
+    const long = Array.from({ length: 500 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`).join(" ");
+    expect(taskTerms(long).terms.length).toBeLessThanOrEqual(64);
+    expect(taskTerms("").terms).toEqual([]);
+  });
+});
