@@ -1,5 +1,4 @@
 import type { FileRow } from "../store/files/files.js";
-import { splitPath } from "../ingest/accept/normalize-path.js";
 
 /** The File resource of the spec (plus `path` and, on failure, `error`). */
 export interface FileResource {
@@ -39,4 +38,12 @@ export function toFileResource(f: FileRow): FileResource {
     createdAt: f.createdAt,
     updatedAt: f.updatedAt,
   };
+}
+
+/** Folder, file name and extension of a normalized path (`a/b.ts` → `a`, `b.ts`, `ts`). */
+export function splitPath(path: string): { filepath: string; name: string; ext: string } {
+  const cut = path.lastIndexOf("/");
+  const name = path.slice(cut + 1);
+  const dot = name.lastIndexOf(".");
+  return { filepath: cut < 0 ? "" : path.slice(0, cut), name, ext: dot > 0 ? name.slice(dot + 1).toLowerCase() : "" };
 }

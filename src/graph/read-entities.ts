@@ -1,6 +1,7 @@
 import type { Page } from "../core/cursor.js";
 import { pageLimit } from "../core/cursor.js";
 import { AppError } from "../errors.js";
+import { ENTITY_KINDS } from "../vocabulary.js";
 import type { Queryable } from "../store/db.js";
 import { entitiesMatchingWords, findCategory, findEntity, readEntityPage, setEntityRoles } from "../store/graph/entity-reads.js";
 import type { EntityFilter, EntityRow } from "../store/graph/entity-reads.js";
@@ -17,7 +18,7 @@ export interface Entity {
   typeEntityId: string | null;
 }
 
-const KINDS = new Set(["person", "organization", "product", "place", "event", "concept", "document", "file", "module", "symbol", "category", "record"]);
+const KINDS: ReadonlySet<string> = new Set(ENTITY_KINDS);
 const ROLE = /^[A-Za-z][A-Za-z0-9 _-]{0,63}$/;
 /** Candidates scanned for a `q` read before ranking. */
 const Q_SCAN = 2000;

@@ -1,6 +1,6 @@
 import type { Page } from "../core/cursor.js";
 import { AppError } from "../errors.js";
-import { FACTION_TYPES } from "../readers/reader.js";
+import { FACTION_TYPES } from "../vocabulary.js";
 import { findEntity } from "../store/graph/entity-reads.js";
 import { countFactions, readFactions as readFactionRows } from "../store/graph/faction-reads.js";
 import type { FactionFilter, FactionRow } from "../store/graph/faction-reads.js";

@@ -5,34 +5,10 @@
  * unchanged spans (and their cells) across re-ingests.
  */
 import type { CodeFacts } from "../code/code-facts.js";
+import type { FactionType, SourceLocation } from "../vocabulary.js";
 
-/** Kinds of file span (DECISIONS.md vocabulary). */
-export const FACTION_TYPES = [
-  "code_unit",
-  "text",
-  "heading",
-  "list",
-  "table",
-  "code_block",
-  "page",
-  "media_segment",
-  "config",
-  "row",
-] as const;
-export type FactionType = (typeof FACTION_TYPES)[number];
-
-/**
- * Where a span sits in its file. 1-based, inclusive. A key that does not
- * apply to the asset is absent, never zero.
- */
-export interface SourceLocation {
-  lineStart?: number;
-  lineEnd?: number;
-  pdfPageStart?: number;
-  pdfPageEnd?: number;
-  audioStartMs?: number;
-  videoStartMs?: number;
-}
+export { FACTION_TYPES } from "../vocabulary.js";
+export type { FactionType, SourceLocation } from "../vocabulary.js";
 
 /** One span of the file. */
 export interface ReadFaction {

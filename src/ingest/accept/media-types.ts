@@ -1,4 +1,4 @@
-import { splitPath } from "./normalize-path.js";
+import { splitPath } from "../../graph/file-resource.js";
 
 /** File families (DECISIONS.md). */
 export type FileType = "code" | "document" | "data" | "config" | "pdf" | "media" | "binary";

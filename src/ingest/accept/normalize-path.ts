@@ -30,11 +30,3 @@ export function normalizePath(raw: unknown): NormalizedPath {
   if (kept.length === 0) return { ok: false, reason: "path names no file" };
   return { ok: true, path: kept.join("/") };
 }
-
-/** Folder, file name and extension of a normalized path (`a/b.ts` → `a`, `b.ts`, `ts`). */
-export function splitPath(path: string): { filepath: string; name: string; ext: string } {
-  const cut = path.lastIndexOf("/");
-  const name = path.slice(cut + 1);
-  const dot = name.lastIndexOf(".");
-  return { filepath: cut < 0 ? "" : path.slice(0, cut), name, ext: dot > 0 ? name.slice(dot + 1).toLowerCase() : "" };
-}

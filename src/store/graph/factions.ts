@@ -1,4 +1,4 @@
-import type { SourceLocation } from "../../readers/reader.js";
+import type { SourceLocation } from "../../vocabulary.js";
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
 import { retireFileCode } from "../code/retire-file-code.js";
