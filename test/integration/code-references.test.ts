@@ -1,10 +1,7 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { authenticateKey } from "../../src/access/authenticate.js";
-import { createMcpServer } from "../../src/transports/mcp-server.js";
 import { actions } from "../../tools/index.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
+import { connectMcpClient } from "../support/mcp-client.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 
@@ -162,12 +159,7 @@ describe("code_references", () => {
 
   it("is an MCP tool whose result is the REST body", async () => {
     await ingestAndRead(w, [fileEntry("src/alpha.ts", ALPHA)]);
-    const principal = await authenticateKey(w.app.deps.db, `Bearer ${w.keys.viewer}`);
-    const server = createMcpServer({ service: w.app.service, caller: () => ({ principal, projectId: w.projectId }), instructions: "" });
-    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-    await server.connect(serverSide);
-    const client = new Client({ name: "test", version: "1.0.0" });
-    await client.connect(clientSide);
+    const client = await connectMcpClient(w);
     const { tools } = await client.listTools();
     const tool = tools.find((t) => t.name === "code_references")!;
     expect(tool.annotations?.readOnlyHint).toBe(true);

@@ -1,20 +1,9 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { authenticateKey } from "../../src/access/authenticate.js";
-import { createMcpServer } from "../../src/transports/mcp-server.js";
+import { connectMcpClient } from "../support/mcp-client.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 
-async function connect(w: TestWorld, key: string, projectId: string) {
-  const principal = await authenticateKey(w.app.deps.db, `Bearer ${key}`);
-  const server = createMcpServer({ service: w.app.service, caller: () => ({ principal, projectId }), instructions: "hello" });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: "test", version: "1.0.0" });
-  await client.connect(clientSide);
-  return client;
-}
+const connect = (w: TestWorld, key: string, projectId: string) => connectMcpClient(w, { key, projectId, instructions: "hello" });
 
 describe("MCP over InMemoryTransport", () => {
   let w: TestWorld;

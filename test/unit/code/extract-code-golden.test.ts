@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { extractCode } from "../../../src/code/extract-code.js";
-import { expectGolden } from "../../golden/golden.js";
-import { annotateSource } from "./annotate.js";
-import { FIXTURE_NAMES, goldenPath, readFixture } from "./fixtures.js";
+import { expectGolden } from "../../support/golden.js";
+import { annotateSource } from "../../support/annotate.js";
+import { FIXTURE_NAMES, goldenPath, readFixture } from "../../support/code-fixtures.js";
 
 describe("extractCode goldens", () => {
   for (const name of FIXTURE_NAMES) {

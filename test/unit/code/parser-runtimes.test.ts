@@ -3,7 +3,7 @@ import { extractCode } from "../../../src/code/extract-code.js";
 import { CODE_LANGUAGES } from "../../../src/code/languages.js";
 import { loadNativeParser } from "../../../src/code/native-parser.js";
 import { codeParser } from "../../../src/code/parser-runtime.js";
-import { FIXTURE_NAMES, readFixture } from "./fixtures.js";
+import { FIXTURE_NAMES, readFixture } from "../../support/code-fixtures.js";
 
 /** Sources beyond the fixtures: non-ASCII text (offsets and columns) and broken syntax. */
 const EXTRA: Array<[string, string]> = [

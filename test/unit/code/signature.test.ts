@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CodeDeclaration } from "../../../src/code/code-facts.js";
 import { extractCode } from "../../../src/code/extract-code.js";
 import { MAX_SIGNATURE_CHARS } from "../../../src/code/signature.js";
-import { FIXTURE_NAMES, readFixture } from "./fixtures.js";
+import { FIXTURE_NAMES, readFixture } from "../../support/code-fixtures.js";
 
 const WITH_BODY = new Set(["function", "method", "constructor", "class", "interface", "struct", "trait", "enum", "module", "namespace"]);
 

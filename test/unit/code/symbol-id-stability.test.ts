@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { CodeFacts } from "../../../src/code/code-facts.js";
 import { extractCode } from "../../../src/code/extract-code.js";
 import { symbolIdFor } from "../../../src/code/symbol-id.js";
-import { FIXTURE_NAMES, readFixture } from "./fixtures.js";
+import { FIXTURE_NAMES, readFixture } from "../../support/code-fixtures.js";
 
 const CALLABLE = new Set(["function", "method", "constructor"]);
 const HASH_COMMENT = /\.(py|rb|sh)$/;

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { MAX_DATA_DEPTH } from "../../../src/readers/config/config-claims.js";
 import { MAX_CONFIG_CELLS, SMALL_CONFIG_LINES, configReader } from "../../../src/readers/config/config-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { expectWellFormed } from "./invariants.js";
-import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";
+import { expectWellFormed } from "../../support/invariants.js";
+import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../golden/readers/${name}`, import.meta.url)));
 

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import { csvReader } from "../../../src/readers/tables/csv-reader.js";
 import { MAX_DATA_ROWS } from "../../../src/readers/tables/data-table.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { expectWellFormed } from "./invariants.js";
-import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";
+import { expectWellFormed } from "../../support/invariants.js";
+import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../golden/readers/${name}`, import.meta.url)));
 

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_DOCX_UNPACKED_BYTES, docxReader } from "../../../src/readers/docx/docx-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { expectGolden } from "../../golden/golden.js";
-import type { DocxBlock } from "./docx-fixture.js";
-import { buildDocx } from "./docx-fixture.js";
-import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";
-import { readerView } from "./reader-view.js";
-import { buildZip } from "./zip-fixture.js";
+import { expectGolden } from "../../support/golden.js";
+import type { DocxBlock } from "../../support/docx-fixture.js";
+import { buildDocx } from "../../support/docx-fixture.js";
+import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
+import { readerView } from "../../support/reader-view.js";
+import { buildZip } from "../../support/zip-fixture.js";
 
 const GOLDEN = new URL("../../golden/readers/generated-memo.docx.golden.json", import.meta.url);
 

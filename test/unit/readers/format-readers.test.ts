@@ -8,11 +8,11 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readerFor, readers } from "../../../src/readers/index.js";
-import { buildDocx } from "./docx-fixture.js";
-import { expectWellFormed } from "./invariants.js";
-import type { LocationKey } from "./location-invariants.js";
-import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";
-import { buildPdf } from "./pdf-fixture.js";
+import { buildDocx } from "../../support/docx-fixture.js";
+import { expectWellFormed } from "../../support/invariants.js";
+import type { LocationKey } from "../../support/location-invariants.js";
+import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
+import { buildPdf } from "../../support/pdf-fixture.js";
 
 const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../golden/readers/${name}`, import.meta.url)));
 

@@ -2,7 +2,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { expectGolden } from "../../golden/golden.js";
+import { expectGolden } from "../../support/golden.js";
 
 describe("expectGolden", () => {
   let dir = "";

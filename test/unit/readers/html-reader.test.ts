@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { htmlReader } from "../../../src/readers/html/html-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { expectWellFormed } from "./invariants.js";
-import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";
+import { expectWellFormed } from "../../support/invariants.js";
+import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 
 const FIXTURE = new URL("../../golden/readers/page.html", import.meta.url);
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { jsonlReader } from "../../../src/readers/tables/jsonl-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { expectWellFormed } from "./invariants.js";
-import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";
+import { expectWellFormed } from "../../support/invariants.js";
+import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 
 async function read(source: string): Promise<ReadOutput> {
   const out = await jsonlReader.read({ path: "data/events.jsonl", contentType: "", bytes: new TextEncoder().encode(source) });

@@ -3,7 +3,7 @@ import { CODE_CELL_MAX_CHARS, CODE_CELL_MAX_LINES } from "../../../src/readers/m
 import { markdownReader } from "../../../src/readers/markdown/markdown-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { MAX_CELL_CHARS } from "../../../src/readers/shared/sentences.js";
-import { expectWellFormed } from "./invariants.js";
+import { expectWellFormed } from "../../support/invariants.js";
 
 async function read(source: string | Uint8Array): Promise<ReadOutput> {
   const bytes = typeof source === "string" ? new TextEncoder().encode(source) : source;

@@ -3,8 +3,8 @@ import { describe, expect, it } from "vitest";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { timestampMs } from "../../../src/readers/subtitle/subtitle-cues.js";
 import { subtitleReader } from "../../../src/readers/subtitle/subtitle-reader.js";
-import { expectWellFormed } from "./invariants.js";
-import { LOCATION_KEYS, expectLocations } from "./location-invariants.js";
+import { expectWellFormed } from "../../support/invariants.js";
+import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 
 async function read(name: string): Promise<ReadOutput> {
   const bytes = new Uint8Array(readFileSync(new URL(`../../golden/readers/${name}`, import.meta.url)));

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ReaderInput, ReadOutput } from "../../../src/readers/reader.js";
 import { MAX_CELL_CHARS } from "../../../src/readers/shared/sentences.js";
 import { textReader } from "../../../src/readers/text/text-reader.js";
-import { expectWellFormed } from "./invariants.js";
+import { expectWellFormed } from "../../support/invariants.js";
 
 async function read(
   source: string | Uint8Array,

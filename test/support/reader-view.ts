@@ -3,7 +3,7 @@
  * the fixture goldens use): faction text shortened, cells with their
  * faction and parent.
  */
-import type { ReadOutput } from "../../../src/readers/reader.js";
+import type { ReadOutput } from "../../src/readers/reader.js";
 
 const PREVIEW_CHARS = 120;
 

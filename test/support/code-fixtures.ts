@@ -21,8 +21,8 @@ export const FIXTURE_NAMES = [
   "sample.sh",
 ] as const;
 
-const FIXTURE_DIR = new URL("../../fixtures/code/", import.meta.url);
-const GOLDEN_DIR = new URL("../../golden/code/", import.meta.url);
+const FIXTURE_DIR = new URL("../fixtures/code/", import.meta.url);
+const GOLDEN_DIR = new URL("../golden/code/", import.meta.url);
 
 /** Source text of a fixture. */
 export function readFixture(name: string): string {

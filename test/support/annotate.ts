@@ -4,7 +4,7 @@
  * reference, the declaration's kind, display path, lines, signature and
  * doc, and each import.
  */
-import type { CodeDeclaration, CodeFacts, CodeImport, CodeReference } from "../../../src/code/code-facts.js";
+import type { CodeDeclaration, CodeFacts, CodeImport, CodeReference } from "../../src/code/code-facts.js";
 
 const HASH_COMMENT = new Set(["py", "rb", "sh"]);
 

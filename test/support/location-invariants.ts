@@ -5,7 +5,7 @@
  * ranges run forward, and cells cite real factions and heading parents.
  */
 import { expect } from "vitest";
-import type { ReadOutput, SourceLocation } from "../../../src/readers/reader.js";
+import type { ReadOutput, SourceLocation } from "../../src/readers/reader.js";
 import { expectWellFormedCells } from "./invariants.js";
 
 export type LocationKey = keyof SourceLocation;
