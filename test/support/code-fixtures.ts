@@ -1,8 +1,9 @@
 /**
- * The per-language code fixtures and where their goldens live.
+ * The per-language code fixtures (`test/golden/code/input/`) and where their
+ * goldens live (`test/golden/code/output/<name>.golden`).
  */
 import { readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { goldenInput, goldenOutput } from "./golden.js";
 
 /** One fixture file per supported language. */
 export const FIXTURE_NAMES = [
@@ -21,15 +22,12 @@ export const FIXTURE_NAMES = [
   "sample.sh",
 ] as const;
 
-const FIXTURE_DIR = new URL("../fixtures/code/", import.meta.url);
-const GOLDEN_DIR = new URL("../golden/code/", import.meta.url);
-
 /** Source text of a fixture. */
 export function readFixture(name: string): string {
-  return readFileSync(new URL(name, FIXTURE_DIR), "utf8");
+  return readFileSync(goldenInput("code", name), "utf8");
 }
 
 /** Absolute path of a fixture's golden (the source annotated with its facts). */
 export function goldenPath(name: string): string {
-  return fileURLToPath(new URL(`${name}.golden`, GOLDEN_DIR));
+  return goldenOutput("code", `${name}.golden`);
 }

@@ -3,10 +3,11 @@ import { describe, expect, it } from "vitest";
 import { MAX_DATA_DEPTH } from "../../../src/readers/config/config-claims.js";
 import { MAX_CONFIG_CELLS, SMALL_CONFIG_LINES, configReader } from "../../../src/readers/config/config-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
+import { goldenInput } from "../../support/golden.js";
 import { expectWellFormed } from "../../support/invariants.js";
 import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 
-const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../golden/readers/${name}`, import.meta.url)));
+const fixture = (name: string) => new Uint8Array(readFileSync(goldenInput("readers", name)));
 
 async function read(source: string | Uint8Array, path: string, contentType = ""): Promise<ReadOutput> {
   const bytes = typeof source === "string" ? new TextEncoder().encode(source) : source;

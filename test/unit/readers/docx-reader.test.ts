@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_DOCX_UNPACKED_BYTES, docxReader } from "../../../src/readers/docx/docx-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { expectGolden } from "../../support/golden.js";
+import { expectGolden, goldenOutput } from "../../support/golden.js";
 import type { DocxBlock } from "../../support/docx-fixture.js";
 import { buildDocx } from "../../support/docx-fixture.js";
 import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 import { readerView } from "../../support/reader-view.js";
 import { buildZip } from "../../support/zip-fixture.js";
 
-const GOLDEN = new URL("../../golden/readers/generated-memo.docx.golden.json", import.meta.url);
+const GOLDEN = goldenOutput("readers", "generated-memo.docx.golden.json");
 
 const MEMO: DocxBlock[] = [
   { kind: "p", text: "SPDX-License-Identifier: CC-BY-4.0" },

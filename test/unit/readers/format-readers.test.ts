@@ -9,12 +9,13 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { readerFor, readers } from "../../../src/readers/index.js";
 import { buildDocx } from "../../support/docx-fixture.js";
+import { goldenInput } from "../../support/golden.js";
 import { expectWellFormed } from "../../support/invariants.js";
 import type { LocationKey } from "../../support/location-invariants.js";
 import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 import { buildPdf } from "../../support/pdf-fixture.js";
 
-const fixture = (name: string) => new Uint8Array(readFileSync(new URL(`../../golden/readers/${name}`, import.meta.url)));
+const fixture = (name: string) => new Uint8Array(readFileSync(goldenInput("readers", name)));
 
 interface Sample {
   path: string;

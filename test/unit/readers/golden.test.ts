@@ -1,11 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import { describe, it } from "vitest";
 import { readerFor } from "../../../src/readers/index.js";
-import { expectGolden } from "../../support/golden.js";
+import { expectGolden, goldenInput, goldenInputDir, goldenOutput } from "../../support/golden.js";
 import { readerView } from "../../support/reader-view.js";
-
-const dir = fileURLToPath(new URL("../../golden/readers/", import.meta.url));
 
 const CONTENT_TYPES: Record<string, string> = {
   md: "text/markdown",
@@ -14,7 +11,8 @@ const CONTENT_TYPES: Record<string, string> = {
   log: "text/plain",
 };
 
-const inputs = readdirSync(dir).filter((name) => !name.endsWith(".golden.json"));
+/** Every input in test/golden/readers/input/, each with its output in test/golden/readers/output/. */
+const inputs = readdirSync(goldenInputDir("readers")).sort();
 
 describe("reader golden files", () => {
   it.each(inputs)("%s", async (name) => {
@@ -22,10 +20,10 @@ describe("reader golden files", () => {
     const input = {
       path: `docs/${name}`,
       contentType: CONTENT_TYPES[ext] ?? "application/octet-stream",
-      bytes: new Uint8Array(readFileSync(`${dir}${name}`)),
+      bytes: new Uint8Array(readFileSync(goldenInput("readers", name))),
     };
     const reader = readerFor(input);
     if (reader === undefined) throw new Error(`no reader for ${name}`);
-    expectGolden(readerView(reader.name, await reader.read(input)), `${dir}${name}.golden.json`);
+    expectGolden(readerView(reader.name, await reader.read(input)), goldenOutput("readers", `${name}.golden.json`));
   });
 });

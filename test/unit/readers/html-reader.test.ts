@@ -2,10 +2,11 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { htmlReader } from "../../../src/readers/html/html-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
+import { goldenInput } from "../../support/golden.js";
 import { expectWellFormed } from "../../support/invariants.js";
 import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 
-const FIXTURE = new URL("../../golden/readers/page.html", import.meta.url);
+const FIXTURE = goldenInput("readers", "page.html");
 
 async function read(source: string | Uint8Array): Promise<ReadOutput> {
   const bytes = typeof source === "string" ? new TextEncoder().encode(source) : source;

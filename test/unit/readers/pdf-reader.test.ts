@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PDF_LIMITS, pdfReader, readPdf } from "../../../src/readers/pdf/pdf-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { expectGolden } from "../../support/golden.js";
+import { expectGolden, goldenOutput } from "../../support/golden.js";
 import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 import type { PdfLine } from "../../support/pdf-fixture.js";
 import { buildPdf } from "../../support/pdf-fixture.js";
 import { readerView } from "../../support/reader-view.js";
 
-const GOLDEN = new URL("../../golden/readers/generated-report.pdf.golden.json", import.meta.url);
+const GOLDEN = goldenOutput("readers", "generated-report.pdf.golden.json");
 
 const REPORT: PdfLine[][] = [
   [

@@ -3,11 +3,12 @@ import { describe, expect, it } from "vitest";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { timestampMs } from "../../../src/readers/subtitle/subtitle-cues.js";
 import { subtitleReader } from "../../../src/readers/subtitle/subtitle-reader.js";
+import { goldenInput } from "../../support/golden.js";
 import { expectWellFormed } from "../../support/invariants.js";
 import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 
 async function read(name: string): Promise<ReadOutput> {
-  const bytes = new Uint8Array(readFileSync(new URL(`../../golden/readers/${name}`, import.meta.url)));
+  const bytes = new Uint8Array(readFileSync(goldenInput("readers", name)));
   const out = await subtitleReader.read({ path: `media/${name}`, contentType: "", bytes });
   expectWellFormed(out);
   expectLocations(out, LOCATION_KEYS.media);
