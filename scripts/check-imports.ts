@@ -153,8 +153,8 @@ export function topLevelUnit(modulePath: string): string | undefined {
 }
 
 function folderCycles(graph: ICruiseResult): Violation[] {
-  /** unit → unit → the module imports behind that edge */
-  const edges = new Map<string, Map<string, string[]>>();
+  /** unit → unit → the module imports behind that edge ("a.ts → b.ts" → type-only?) */
+  const edges = new Map<string, Map<string, Map<string, boolean>>>();
   for (const module of graph.modules) {
     const fromUnit = topLevelUnit(module.source);
     if (!fromUnit) continue;
@@ -162,11 +162,14 @@ function folderCycles(graph: ICruiseResult): Violation[] {
       if (dependency.couldNotResolve) continue;
       const toUnit = topLevelUnit(dependency.resolved);
       if (!toUnit || toUnit === fromUnit) continue;
-      const targets = edges.get(fromUnit) ?? new Map<string, string[]>();
+      const targets = edges.get(fromUnit) ?? new Map<string, Map<string, boolean>>();
       edges.set(fromUnit, targets);
-      const imports = targets.get(toUnit) ?? [];
+      const imports = targets.get(toUnit) ?? new Map<string, boolean>();
       targets.set(toUnit, imports);
-      imports.push(`${module.source} → ${dependency.resolved}`);
+      // a module pair may have a value and a type import; it is type-only if all are
+      const key = `${module.source} → ${dependency.resolved}`;
+      const typeOnly = dependency.dependencyTypes.includes("type-only");
+      imports.set(key, (imports.get(key) ?? true) && typeOnly);
     }
   }
 
@@ -180,9 +183,10 @@ function folderCycles(graph: ICruiseResult): Violation[] {
     for (const from of component) {
       for (const [to, imports] of [...edges.get(from)!].sort(([a], [b]) => a.localeCompare(b))) {
         if (!members.has(to)) continue;
-        const sorted = [...imports].sort();
-        const more = sorted.length > 1 ? ` (+${sorted.length - 1} more)` : "";
-        details.push(`${from} → ${to}: ${sorted[0]}${more}`);
+        const [first, ...rest] = [...imports.keys()].sort();
+        const typeOnly = imports.get(first!) ? " (type-only)" : "";
+        const more = rest.length > 0 ? ` (+${rest.length} more)` : "";
+        details.push(`${from} → ${to}: ${first}${typeOnly}${more}`);
       }
     }
     violations.push({ rule: FOLDER_CYCLE_RULE, from: cycle[0]!, to: cycle.slice(1).join(" → "), details });
@@ -191,7 +195,7 @@ function folderCycles(graph: ICruiseResult): Violation[] {
 }
 
 /** Tarjan's algorithm; components come out with their members sorted. */
-function stronglyConnected(edges: Map<string, Map<string, string[]>>): string[][] {
+function stronglyConnected(edges: Map<string, Map<string, unknown>>): string[][] {
   const nodes = new Set<string>();
   for (const [from, targets] of edges) {
     nodes.add(from);
@@ -234,7 +238,7 @@ function stronglyConnected(edges: Map<string, Map<string, string[]>>): string[][
 }
 
 /** Shortest cycle through `start` inside its component: [start, …, start]. */
-function shortestCycle(start: string, within: Set<string>, edges: Map<string, Map<string, string[]>>): string[] {
+function shortestCycle(start: string, within: Set<string>, edges: Map<string, Map<string, unknown>>): string[] {
   const previous = new Map<string, string>();
   const queue = [start];
   while (queue.length > 0) {
