@@ -6,7 +6,9 @@ export interface WeightedEdge {
 }
 
 /**
- * Personalized PageRank over an undirected weighted graph: a walker
+ * Personalized PageRank over an undirected weighted graph, the one walk of
+ * both retrievals (memory walks its cell–entity links with weight 1, the
+ * code pack its declaration graph with typed weights): a walker
  * restarts at the personalization nodes (in proportion to their mass) with
  * probability `restart`, otherwise follows an edge in proportion to its
  * weight. A node with no edges sends its mass back to the start. Scores sum
@@ -30,7 +32,8 @@ function walk(edges: readonly WeightedEdge[], personalization: ReadonlyMap<strin
   let rank = new Map(start);
   let injected = 1;
   for (let i = 0; i < iterations; i++) {
-    const next = new Map<string, number>();
+    // Restart nodes head the map, then nodes as the walk reaches them: stable sorts by score break ties in that order.
+    const next = new Map<string, number>([...start.keys()].map((k) => [k, 0]));
     let stuck = 0;
     for (const [node, mass] of rank) {
       const links = out.get(node);
@@ -41,7 +44,7 @@ function walk(edges: readonly WeightedEdge[], personalization: ReadonlyMap<strin
       for (const [to, w] of links.to) next.set(to, (next.get(to) ?? 0) + ((1 - restart) * mass * w) / links.total);
     }
     injected = restart + (1 - restart) * stuck;
-    for (const [k, v] of start) next.set(k, (next.get(k) ?? 0) + injected * v);
+    for (const [k, v] of start) next.set(k, next.get(k)! + injected * v);
     rank = next;
   }
   return { rank, start, injected };

@@ -3,8 +3,8 @@ import { cellBriefs, entitiesNamed, entityBriefs, linksOfCells, linksOfEntities 
 import type { EntityBrief, Link } from "../../store/graph/graph-neighbors.js";
 import { bestCellsOfFiles, searchCells, searchFiles } from "../../store/search/lexical-search.js";
 import type { CellHit } from "../../store/search/lexical-search.js";
-import { personalizedPageRank } from "../graph-walk.js";
 import { packRows } from "../pack-rows.js";
+import { weightedPageRank } from "../page-rank.js";
 import { ftsAnyOf, queryNgrams, queryTerms } from "../query-terms.js";
 import { dropRedundant, fuseCells } from "./rank-cells.js";
 import type { FusionWeights, RankedCell } from "./rank-cells.js";
@@ -93,11 +93,26 @@ async function walkFrom(q: Queryable, seedIds: string[], fileIds?: string[]) {
   const first = await linksOfEntities(q, seedIds, 200);
   const second = await linksOfCells(q, [...new Set(first.map((l) => l.cellId))].slice(0, 500));
   const links: Link[] = [...first, ...second];
-  const scores = personalizedPageRank(links, seedIds);
+  const scores = walkLinks(links, seedIds);
   const top = [...scores.cells.entries()].sort((a, b) => b[1] - a[1]).slice(0, WALK_CELLS).map(([id]) => id);
   const allowed = fileIds?.length ? new Set(fileIds) : undefined;
   const extra = (await cellBriefs(q, top)).filter((c) => !allowed || allowed.has(c.fileId)).map((c) => ({ ...c, score: 0 }));
   return { scores, extra };
+}
+
+/**
+ * Personalized PageRank from the seed entities over the bipartite cell–entity
+ * graph, each link an edge of weight 1 (a link listed twice counts twice).
+ * Seeds no link touches take no share of the restart.
+ */
+function walkLinks(links: readonly Link[], seedIds: readonly string[]): { cells: Map<string, number>; entities: Map<string, number> } {
+  const edges = links.map((l) => ({ a: `c:${l.cellId}`, b: `e:${l.entityId}`, weight: 1 }));
+  const linked = new Set(links.map((l) => l.entityId));
+  const rank = weightedPageRank(edges, new Map(seedIds.filter((id) => linked.has(id)).map((id) => [`e:${id}`, 1])));
+  const cells = new Map<string, number>();
+  const entities = new Map<string, number>();
+  for (const [node, score] of rank) (node.startsWith("c:") ? cells : entities).set(node.slice(2), score);
+  return { cells, entities };
 }
 
 /** Entities the walk reached or the top cells name, best first, seeds excluded. */
