@@ -2,22 +2,17 @@
  * Word lists the entity spotter consults. All lower case unless noted;
  * multi-word entries are single-space separated.
  */
+import { withStopWords } from "../text/stop-words.js";
 
 function words(list: string): ReadonlySet<string> {
   return new Set(list.trim().split(/\s+/).map((w) => w.replace(/_/g, " ")));
 }
 
-/** Function words: never an entity, never the start of one. */
-export const STOPWORDS = words(`
-  a an the this that these those it its it's they them their theirs there here we you your yours our ours us
-  i me my mine he him his she her hers who whom whose what which when where why how all any each every some
-  no not none one ones other others another such both either neither many much more most few less least own
-  same so than too very can cannot will just should would could may might must shall do does did done doing
-  be is are was were been being have has had having of in on at by for with about against between into
-  through during before after above below to from up down out off over under again further then once and
-  but or nor if else because as until while also only even yet still yes ok etc via per e.g. i.e. vs
-  let let's we're we've you're you'll don't doesn't isn't aren't can't won't it'll there's here's now
-  first second third last next new old see thanks please
+/** Function words: never an entity, never the start of one. The base stop words and these. */
+export const STOPWORDS = withStopWords(`
+  it's us mine whose every none one ones others another either neither many much less least cannot may might must shall
+  done else also even yet still yes ok etc via per e.g. i.e. vs let let's we're we've you're you'll don't doesn't isn't
+  aren't can't won't it'll there's here's now first second third last next new old see thanks please
 `);
 
 /**

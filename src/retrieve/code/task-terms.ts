@@ -1,3 +1,4 @@
+import { withStopWords } from "../../text/stop-words.js";
 import { identifierWords } from "../identifier-words.js";
 
 /** What a coding task is searched by. */
@@ -10,20 +11,16 @@ export interface TaskTerms {
   paths: string[];
 }
 
-/** Words of prose and of bug reports that say nothing about where code lives. */
-const NOISE = new Set(
-  `a about above after again against all also am an and any are as at be because been before being below between both but
-  by can cannot could did do does doing done down during each either else etc even ever few for from further had has have
-  having he her here hers him his how however i if in into is isn it its itself just let like likely make may me might more
-  most must my no nor not now of off on once one only or other our ours out over own per please quite rather really same
-  seems she should since so some such than thank thanks that the their theirs them then there these they thing things
-  this those though through thus to too under until up upon us very via want was way we well were what when where whether
-  which while who whom why will with within without would yes yet you your yours
+/** Words of prose and of bug reports that say nothing about where code lives: the base stop words and these. */
+const NOISE = withStopWords(`
+  also am cannot done either else etc even ever however isn itself let like likely make may might must now one per please
+  quite rather really seems since thank thanks thing things though thus upon us via want way well whether within without
+  yes yet
   bug issue expected actual behavior behaviour describe description reproduce steps instead currently get gets got
   work works working worked use used uses using try tried trying run running happen happens happened see seen think know
   example following something anything nothing someone code traceback recent call last py line
-  self cls this none null undefined true false feat fix fixes fixed refactor wrongly wrongfully properly correctly incorrectly`.split(/\s+/),
-);
+  self cls none null undefined true false feat fix fixes fixed refactor wrongly wrongfully properly correctly incorrectly
+`);
 
 /** Most terms sent to the full-text index: more cost time and add little. */
 const MAX_TERMS = 64;
