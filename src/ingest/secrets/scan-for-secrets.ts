@@ -3,7 +3,7 @@
  * `scanForSecrets` on every file and refuses the ones it flags, unless the
  * caller named the exact normalised path with `includeSecret`.
  */
-import { decodeScannableText } from "./decode-text.js";
+import { decodeText } from "../../text/decode-text.js";
 import { findRuleMatch } from "./find-rule-match.js";
 import { credentialPathRule } from "./secret-paths.js";
 import { createScanText } from "./secret-rule.js";
@@ -19,6 +19,8 @@ export interface SecretFinding {
   line: number;
 }
 
+const utf8 = new TextEncoder();
+
 /** 1-based line number of offset `index` in `text`. */
 function lineAt(text: string, index: number): number {
   let line = 1;
@@ -28,9 +30,9 @@ function lineAt(text: string, index: number): number {
 
 /**
  * Checks one file. Name rules first (they apply to binary files too), then,
- * for text (no NUL in the first 8 KiB), every content rule. Returns the
- * finding on the earliest line (ties go to the rule listed first in
- * `SECRET_RULES`), or `null` when nothing looks like a credential.
+ * for text (as `decodeText` decides it for the readers too), every content
+ * rule. Returns the finding on the earliest line (ties go to the rule listed
+ * first in `SECRET_RULES`), or `null` when nothing looks like a credential.
  *
  * `path` is the normalised POSIX project-relative path.
  */
@@ -38,8 +40,9 @@ export function scanForSecrets(path: string, content: Uint8Array | string): Secr
   const nameRule = credentialPathRule(path);
   if (nameRule !== null) return { rule: nameRule, line: 0 };
 
-  const text = decodeScannableText(content);
-  if (text === null || text.length === 0) return null;
+  // The readers' own decoding: what they would store is what is scanned.
+  const text = decodeText(typeof content === "string" ? utf8.encode(content) : content);
+  if (text === undefined || text.length === 0) return null;
 
   const scan = createScanText(text);
   let bestRule: string | null = null;

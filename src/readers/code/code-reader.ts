@@ -7,7 +7,7 @@
 import { extractCode, languageForPath } from "../../code/extract-code.js";
 import type { CodeFacts } from "../../code/code-facts.js";
 import { codeUnits } from "./code-units.js";
-import { decodeText } from "../shared/decode-text.js";
+import { decodeText } from "../../text/decode-text.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
 
 /** Media type of each language's factions (DECISIONS.md: `inferredType` is a media type). */
@@ -34,9 +34,9 @@ function emptyReading(language: string, problem: string): ReadOutput {
 
 async function readCode(input: ReaderInput): Promise<ReadOutput> {
   const language = languageForPath(input.path) ?? "unknown";
-  // A NUL byte means the bytes are not source text (an MPEG-TS `.ts`, say).
-  if (input.bytes.includes(0)) return emptyReading(language, "not_text");
   const source = decodeText(input.bytes);
+  // Bytes that are not text (an MPEG-TS `.ts`, say) give no units.
+  if (source === undefined) return emptyReading(language, "not_text");
   const facts = await extractCode(input.path, source);
   if (!facts) return emptyReading(language, "unsupported");
   // A file too large to parse is almost always generated; its text is not worth a faction per line run.

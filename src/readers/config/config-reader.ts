@@ -12,7 +12,7 @@ import type { ClaimBudget } from "./config-claims.js";
 import { leafClaims } from "./config-claims.js";
 import type { ConfigFormat, ConfigPart } from "./config-documents.js";
 import { configDocuments } from "./config-documents.js";
-import { decodeText } from "../shared/decode-text.js";
+import { decodeText } from "../../text/decode-text.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import { baseNameOf, extensionOf, mediaTypeOf } from "../shared/file-kind.js";
 import { LineIndex } from "../shared/line-index.js";
@@ -58,7 +58,8 @@ function partsOf(text: string, format: ConfigFormat, small: boolean): ConfigPart
 function readConfig(input: ReaderInput): ReadOutput {
   const builder = new DocumentBuilder();
   const format = formatOf(input);
-  const text = decodeText(input.bytes);
+  // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
+  const text = decodeText(input.bytes) ?? "";
   if (format === undefined || LOCKFILES.has(baseNameOf(input.path)) || text.trim().length === 0) return builder.finish();
   const lines = new LineIndex(text);
   const inferredType = MEDIA_TYPE[format];

@@ -5,7 +5,7 @@
  */
 import type { AnyNode } from "domhandler";
 import { parseDocument } from "htmlparser2";
-import { decodeText } from "../shared/decode-text.js";
+import { decodeText } from "../../text/decode-text.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import type { BlockSpan } from "../shared/document-builder.js";
 import { fenceMediaType } from "../shared/fence-media-type.js";
@@ -49,6 +49,8 @@ function sourceRange(block: HtmlBlock, source: string): [number, number] {
 
 function readHtml(input: ReaderInput): ReadOutput {
   const source = decodeText(input.bytes);
+  // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
+  if (source === undefined) return new DocumentBuilder().finish();
   const doc = parseDocument(source, { withStartIndices: true, withEndIndices: true });
   const lines = new LineIndex(source);
   const builder = new DocumentBuilder();

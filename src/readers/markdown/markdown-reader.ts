@@ -9,7 +9,7 @@ import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
-import { decodeText } from "../shared/decode-text.js";
+import { decodeText } from "../../text/decode-text.js";
 import type { BlockSpan } from "../shared/document-builder.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import { fenceMediaType } from "../shared/fence-media-type.js";
@@ -83,8 +83,10 @@ function addBlock(builder: DocumentBuilder, node: RootContent, source: string): 
 
 function readMarkdown(input: ReaderInput): ReadOutput {
   const source = decodeText(input.bytes);
-  const tree = fromMarkdown(source, parseOptions);
   const builder = new DocumentBuilder();
+  // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
+  if (source === undefined) return builder.finish();
+  const tree = fromMarkdown(source, parseOptions);
   for (const node of tree.children) addBlock(builder, node, source);
   return builder.finish();
 }

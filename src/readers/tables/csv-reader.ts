@@ -6,7 +6,7 @@
  * after {@link MAX_DATA_ROWS} are counted, not read.
  */
 import { MAX_DATA_ROWS, tableSummary } from "./data-table.js";
-import { decodeText } from "../shared/decode-text.js";
+import { decodeText } from "../../text/decode-text.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import { eachRecord, guessDelimiter } from "./delimited-records.js";
 import type { DelimitedRecord } from "./delimited-records.js";
@@ -41,6 +41,8 @@ function collect(text: string, delimiter: string): { records: DelimitedRecord[];
 
 function readDelimited(input: ReaderInput): ReadOutput {
   const text = decodeText(input.bytes);
+  // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
+  if (text === undefined) return new DocumentBuilder().finish();
   const tsv = isTsv(input);
   const inferredType = tsv ? "text/tab-separated-values" : "text/csv";
   const { records, total } = collect(text, tsv ? "\t" : guessDelimiter(text));

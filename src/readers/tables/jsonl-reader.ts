@@ -7,7 +7,7 @@
  */
 import { leafTexts } from "../config/config-claims.js";
 import { MAX_DATA_ROWS, tableSummary } from "./data-table.js";
-import { decodeText } from "../shared/decode-text.js";
+import { decodeText } from "../../text/decode-text.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import { matchesKind } from "../shared/file-kind.js";
 import { LineIndex } from "../shared/line-index.js";
@@ -61,6 +61,8 @@ function addFields(fields: Set<string>, value: unknown): void {
 function readJsonLines(input: ReaderInput): ReadOutput {
   const text = decodeText(input.bytes);
   const builder = new DocumentBuilder();
+  // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
+  if (text === undefined) return builder.finish();
   const records = nonBlankLines(text);
   const first = records[0];
   if (first === undefined) return builder.finish();

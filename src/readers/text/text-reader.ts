@@ -4,7 +4,7 @@
  * lists and diagrams are recognised by the shapes in `text-blocks.ts`.
  * Log files get one cell per line instead, since log lines are not prose.
  */
-import { decodeText, tryDecodeText } from "../shared/decode-text.js";
+import { decodeCleanText, decodeText } from "../../text/decode-text.js";
 import type { BlockSpan } from "../shared/document-builder.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import type { FactionType, Reader, ReaderInput, ReadOutput } from "../reader.js";
@@ -103,8 +103,7 @@ function addLogLines(builder: DocumentBuilder, text: string, inferredType: strin
 function readText(input: ReaderInput): ReadOutput {
   // A declared text file with a stray bad byte is still read; an
   // extensionless file must decode cleanly to count as text at all.
-  const strict = tryDecodeText(input.bytes);
-  const text = strict ?? (needsSniffing(input) ? undefined : decodeText(input.bytes));
+  const text = needsSniffing(input) ? decodeCleanText(input.bytes) : decodeText(input.bytes);
   const builder = new DocumentBuilder();
   if (text === undefined) return builder.finish();
   const inferredType = inferredTypeOf(input);

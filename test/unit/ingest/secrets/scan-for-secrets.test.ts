@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { credentialPathRule, scanForSecrets } from "../../../../src/ingest/secrets/scan-for-secrets.js";
+import { textReader } from "../../../../src/readers/text/text-reader.js";
 import { randomString, seededRandom } from "../../../fixtures/secrets/adversarial-input.js";
 
 const random = seededRandom(99);
@@ -40,11 +41,14 @@ describe("scanForSecrets", () => {
     expect(scanForSecrets("assets/blob.txt", `\0${githubToken()}`)).toBeNull();
   });
 
-  it("only looks for the NUL in the first 8 KiB", () => {
+  it("skips bytes with a NUL anywhere, which no reader reads as text either", async () => {
     const late = new Uint8Array(9000 + 80);
     late.fill(0x20);
     late[8500] = 0;
     late.set(new TextEncoder().encode(githubToken()), 9000);
+    expect(scanForSecrets("data/log.txt", late)).toBeNull();
+    expect(await textReader.read({ path: "data/log.txt", contentType: "text/plain", bytes: late })).toEqual({ factions: [], cells: [] });
+    late[8500] = 0x20;
     expect(scanForSecrets("data/log.txt", late)?.rule).toBe("github-token");
   });
 
@@ -65,8 +69,9 @@ describe("scanForSecrets", () => {
     expect(scanForSecrets("a.yml", `github_token: ${token}\n`)).toEqual({ rule: "github-token", line: 1 });
   });
 
-  it("counts CRLF lines like LF lines", () => {
+  it("counts CRLF and lone CR lines like LF lines, as the readers do", () => {
     expect(scanForSecrets("a.ini", `[a]\r\nb = 1\r\nc = ${githubToken()}\r\n`)).toEqual({ rule: "github-token", line: 3 });
+    expect(scanForSecrets("a.ini", `[a]\rb = 1\rc = ${githubToken()}\r`)).toEqual({ rule: "github-token", line: 3 });
   });
 
   it("re-exports the name-only check", () => {

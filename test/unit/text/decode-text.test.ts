@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { decodeCleanText, decodeText } from "../../../src/text/decode-text.js";
+
+const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
+const utf16le = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, "utf16le"));
+const utf16be = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, "utf16le").swap16());
+
+describe("decodeText", () => {
+  it("decodes UTF-8, dropping a leading BOM only", () => {
+    expect(decodeText(bytes("\uFEFFhello \uFEFF"))).toBe("hello \uFEFF");
+    expect(decodeText(bytes("grüße"))).toBe("grüße");
+    expect(decodeText(new Uint8Array())).toBe("");
+  });
+
+  it("turns CRLF and lone CR into LF, one break each", () => {
+    const text = decodeText(bytes("a\r\nb\rc\n\r\nd"));
+    expect(text).toBe("a\nb\nc\n\nd");
+    expect(text!.split("\n")).toHaveLength(5);
+  });
+
+  it("replaces malformed UTF-8 instead of refusing it", () => {
+    expect(decodeText(new Uint8Array([0x68, 0xc3, 0xa9, 0xff, 0x21]))).toBe("h\u00e9\uFFFD!");
+    expect(decodeText(new Uint8Array([0x61, 0xc3]))).toBe("a\uFFFD");
+  });
+
+  it("decodes UTF-16 with a byte-order mark, either byte order", () => {
+    expect(decodeText(utf16le("\uFEFFhi\r\nthere"))).toBe("hi\nthere");
+    expect(decodeText(utf16be("\uFEFFhi\r\nthere"))).toBe("hi\nthere");
+  });
+
+  it("calls bytes with a NUL anywhere binary", () => {
+    expect(decodeText(new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x00]))).toBeUndefined();
+    expect(decodeText(new Uint8Array([0x61, 0x00, 0x62]))).toBeUndefined();
+    const late = new Uint8Array(100_001).fill(0x61);
+    late[100_000] = 0;
+    expect(decodeText(late)).toBeUndefined();
+    expect(decodeText(utf16le("\uFEFFa\0b"))).toBeUndefined();
+  });
+
+  it("reads UTF-16 without a byte-order mark as UTF-8, so as binary", () => {
+    expect(decodeText(utf16le("hi"))).toBeUndefined();
+  });
+});
+
+describe("decodeCleanText", () => {
+  it("decodes clean text as decodeText does", () => {
+    expect(decodeCleanText(bytes("\uFEFFgrüße\r\n"))).toBe("grüße\n");
+    expect(decodeCleanText(utf16le("\uFEFFok"))).toBe("ok");
+  });
+
+  it("refuses malformed bytes and binary", () => {
+    expect(decodeCleanText(new Uint8Array([0x61, 0xc3]))).toBeUndefined();
+    expect(decodeCleanText(new Uint8Array([0x61, 0x00, 0x62]))).toBeUndefined();
+    expect(decodeCleanText(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0xff]))).toBeUndefined();
+    expect(decodeCleanText(utf16le("\uFEFF\uD800x"))).toBeUndefined();
+  });
+});
