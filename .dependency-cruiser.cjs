@@ -90,11 +90,12 @@ module.exports = {
       severity: "error",
       comment:
         "The store is the bottom layer: SQL and rows only. It may use itself, errors, ids, vocabulary, logger, " +
+        "package-root (to find its migrations), " +
         "Node builtins and npm packages - nothing that could pull a domain or the wire into the data layer.",
       from: { path: "^src/store/" },
       to: {
         dependencyTypesNot: PACKAGES_AND_BUILTINS,
-        pathNot: ["^src/store/", "^src/(errors|ids|vocabulary|logger)\\.ts$"],
+        pathNot: ["^src/store/", "^src/(errors|ids|vocabulary|logger|package-root)\\.ts$"],
       },
     },
     {

@@ -20,7 +20,7 @@ import { createApp } from "../src/app.js";
 import type { App } from "../src/app.js";
 import { languageForPath } from "../src/code/extract-code.js";
 import { loadConfig } from "../src/config.js";
-import type { Principal } from "../src/core/principal.js";
+import type { Principal } from "../src/access/principal.js";
 import { ingestBatch } from "../src/ingest/accept/ingest-batch.js";
 import { setMembership } from "../src/store/access/memberships.js";
 import { createProject } from "../src/store/access/projects.js";
@@ -70,7 +70,7 @@ async function ingestAll(app: App, projectId: string, files: readonly CorpusFile
   let size = 0;
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const answer = await ingestBatch(app.deps, projectId, batch.map((f) => ({ path: f.relativePath, bytes: new Uint8Array(f.bytes) })));
+    const answer = await ingestBatch(app.db, { projectId }, { files: batch.map((f) => ({ path: f.relativePath, bytes: new Uint8Array(f.bytes) })) }, app.tools);
     refused += answer.refused.length;
     app.worker.kick();
     batch = [];

@@ -106,13 +106,13 @@ async function evaluateTask(app: App, projectId: string, baselines: readonly Dec
   const scores = {} as Record<BaselineKind, PackScore>;
   const baselineFileRanks = {} as Record<BaselineKind, number>;
   for (const baseline of baselines) {
-    const pack = await baseline.pack([projectId], t.task, BUDGET, app.deps.tokens);
+    const pack = await baseline.pack([projectId], t.task, BUDGET, app.tools.tokens);
     scores[baseline.kind] = scorePack(pack, gold);
     baselineFileRanks[baseline.kind] = firstGold([...new Set(pack.declarations.map((d) => d.filepath))], gold);
   }
   for (const [config, tuning] of configs) {
     const start = performance.now();
-    const pack = await codeContextPack(app.deps.db, [projectId], { task: t.task, budget: BUDGET, tuning }, app.deps.tokens);
+    const pack = await codeContextPack(app.deps.db, [projectId], { task: t.task, budget: BUDGET, tuning }, app.tools.tokens);
     const msOurs = performance.now() - start;
     const ranking = await rankDeclarations(app.deps.db, [projectId], t.task, { declarations: [], files: [] }, tuning.weights);
     const fileRank = firstGold(ranking.files.map((f) => f.path), gold);

@@ -234,7 +234,7 @@ async function coldIngest(bench: Bench, files: CorpusFile[], batch: number): Pro
     const slice = files.slice(i, i + batch).map((f) => ({ path: f.rel, bytes: new Uint8Array(readFileSync(f.abs)) }));
     for (const f of slice) bytes += f.bytes.byteLength;
     const t = performance.now();
-    const answer: IngestAnswer = await ingestBatch(app.deps, projectId, slice);
+    const answer: IngestAnswer = await ingestBatch(app.db, { projectId }, { files: slice }, app.tools);
     acceptMs += performance.now() - t;
     accepted += answer.accepted.length;
     refused += answer.refused.length;
@@ -311,7 +311,7 @@ async function saveToQueryable(bench: Bench, abs: string, path: string, marker: 
   writeFileSync(abs, text);
   const start = performance.now();
   const bytes = new Uint8Array(readFileSync(abs));
-  await ingestBatch(bench.app.deps, bench.projectId, [{ path, bytes }]);
+  await ingestBatch(bench.app.db, { projectId: bench.projectId }, { files: [{ path, bytes }] }, bench.app.tools);
   bench.app.worker.kick();
   await bench.app.worker.whenIdle();
   while (!(await markerIsLive(bench, path, marker))) await new Promise((r) => setTimeout(r, 1));

@@ -24,7 +24,7 @@ import { createApp } from "../src/app.js";
 import type { App } from "../src/app.js";
 import { languageForPath } from "../src/code/extract-code.js";
 import { loadConfig } from "../src/config.js";
-import type { Principal } from "../src/core/principal.js";
+import type { Principal } from "../src/access/principal.js";
 import { ingestBatch } from "../src/ingest/accept/ingest-batch.js";
 import { ftsAnyOf, queryTerms } from "../src/retrieve/query-terms.js";
 import { searchCells } from "../src/store/search/lexical-search.js";
@@ -63,7 +63,7 @@ async function ingestAll(app: App, projectId: string, files: ReturnType<typeof c
       size += files[i]!.bytes.length;
       batch.push(files[i++]!);
     }
-    await ingestBatch(app.deps, projectId, batch.map((f) => ({ path: f.path, bytes: new Uint8Array(f.bytes) })));
+    await ingestBatch(app.db, { projectId }, { files: batch.map((f) => ({ path: f.path, bytes: new Uint8Array(f.bytes) })) }, app.tools);
     app.worker.kick();
   }
   await app.worker.whenIdle();

@@ -1,36 +1,55 @@
 import { randomBytes } from "node:crypto";
 import type { Hono } from "hono";
+import { sessionEndpoints } from "./core/session-endpoints.js";
 import type { Config } from "./config.js";
 import type { AnyAction } from "./core/action.js";
 import { Catalog } from "./core/catalog.js";
 import { createCursorCodec } from "./core/cursor.js";
-import type { Clock, ServiceDeps } from "./core/deps.js";
+import { dispatchEndpoints } from "./core/dispatch-endpoints.js";
+import type { AnyEndpoint } from "./core/endpoint.js";
 import { Service } from "./core/service.js";
+import type { Clock, Tools } from "./core/tools.js";
+import { graphEndpoints } from "./graph/graph-endpoints.js";
+import { ingestEndpoints } from "./ingest/ingest-endpoints.js";
 import { IngestWorker } from "./ingest/read/ingest-worker.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
 import { serverInstructions } from "./prompts.js";
 import { openDatabase } from "./store/db.js";
+import type { Db } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
 import { settingOrCreate } from "./store/access/settings.js";
 import { createHttpApp } from "./transports/http/http-app.js";
 import type { HttpEnv } from "./transports/http/http-env.js";
 import { McpHttpHandler } from "./transports/http/mcp-http.js";
-import { graphRoutes } from "./transports/http/routes/graph-routes.js";
-import { ingestRoutes } from "./transports/http/routes/ingest-routes.js";
 import { actions as productActions } from "../tools/index.js";
 
 export interface AppOptions {
   /** The action catalog; defaults to the product's tools. */
   actions?: readonly AnyAction[];
+  /** REST endpoints served beside the product's (tests add their own). */
+  extraEndpoints?: readonly AnyEndpoint[];
   clock?: Clock;
   /** Start the reading worker (default true; tests may hold files in the queue). */
   startWorker?: boolean;
+  /** Check every answer against its operation's output schema (tests turn this on). */
+  checkOutput?: boolean;
+}
+
+/** What the wiring made, for the command line and tests: configuration, store and clock. */
+export interface AppDeps {
+  readonly config: Config;
+  readonly db: Db;
+  readonly clock: Clock;
 }
 
 /** A wired pks: store, service, and the HTTP app (MCP + REST). */
 export interface App {
-  readonly deps: ServiceDeps;
+  readonly deps: AppDeps;
+  readonly db: Db;
+  readonly tools: Tools;
   readonly service: Service;
+  /** Every REST endpoint, in the order they are bound. */
+  readonly endpoints: readonly AnyEndpoint[];
   readonly http: Hono<HttpEnv>;
   readonly mcp: McpHttpHandler;
   readonly worker: IngestWorker;
@@ -43,21 +62,23 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   try {
     await migrate(db);
     const secret = await settingOrCreate(db, "cursor_secret", () => randomBytes(32).toString("base64url"));
-    const deps: ServiceDeps = {
-      config,
-      db,
-      clock: options.clock ?? Date.now,
-      cursors: createCursorCodec(secret),
-      tokens: tokenCounter(config.tokenizer),
-    };
-    const service = new Service(deps, new Catalog(options.actions ?? productActions));
+    const clock = options.clock ?? Date.now;
+    const cursors = createCursorCodec(secret);
+    const tokens = tokenCounter(config.tokenizer);
+    const worker = new IngestWorker({ db, clock });
+    const tools: Tools = { clock, cursors, tokens, reading: worker };
+    const catalog = new Catalog(options.actions ?? productActions);
+    const service = new Service({ db, tools, catalog, rateLimit: config.rateLimit, checkOutput: options.checkOutput });
+    const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...ingestEndpoints, ...graphEndpoints, ...(options.extraEndpoints ?? [])];
     const mcp = new McpHttpHandler({ service, instructions: serverInstructions() });
-    const worker = new IngestWorker(deps);
     if (options.startWorker !== false) await worker.start();
-    const http = createHttpApp({ service, mcp, routes: [(app) => ingestRoutes(app, deps, worker), (app) => graphRoutes(app, deps)] });
+    const http = createHttpApp({ config, service, mcp, endpoints });
     return {
-      deps,
+      deps: { config, db, clock },
+      db,
+      tools,
       service,
+      endpoints,
       http,
       mcp,
       worker,

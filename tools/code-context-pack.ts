@@ -2,12 +2,8 @@ import { z } from "zod";
 import { codeContextPack } from "../src/retrieve/code/code-context-pack.js";
 import { seedList } from "../src/retrieve/code/resolve-seeds.js";
 import { defineAction } from "../src/core/action.js";
-import { projectLineage } from "../src/store/access/projects.js";
+import { budgetField, DEFAULT_BUDGET, requireBudget } from "../src/retrieve/budget.js";
 
-/** Default token budget when the caller sets none. */
-const DEFAULT_BUDGET = 4096;
-/** Smallest budget: an empty pack's `{"declarations":[],"files":[]}` already costs 8 tokens. */
-const MIN_BUDGET = 16;
 /** Most entries a seed list may hold. */
 const MAX_SEEDS = 200;
 
@@ -23,13 +19,26 @@ const input = z.object({
   task: z.string().min(1).max(32_000).describe("The coding task in prose (an issue, a commit message, a request); code, paths and tracebacks help."),
   seedSymbols: seeds("Declarations already in context: stable ids (sym_…), qualified names (Class.method) or names"),
   seedFiles: seeds("File paths already open (project paths, or their ends)"),
-  budget: z
-    .number()
-    .int()
-    .min(MIN_BUDGET)
-    .max(1_000_000)
-    .optional()
-    .describe(`Token ceiling of the packed rows (default ${DEFAULT_BUDGET}, at least ${MIN_BUDGET}).`),
+  budget: budgetField("8, the cost of an empty pack"),
+});
+
+const packedDeclaration = z.object({
+  symbol: z.string(),
+  symbolId: z.string(),
+  kind: z.string(),
+  fileId: z.string(),
+  filepath: z.string(),
+  lines: z.tuple([z.number().int(), z.number().int()]),
+  /** The header only, never a full body. */
+  body: z.string(),
+});
+
+/** The answer: declarations (headers) and files, packed to the budget. */
+export const codeContextPackOutput = z.object({
+  budget: z.number().int(),
+  used: z.number().int(),
+  declarations: z.array(packedDeclaration),
+  files: z.array(z.object({ fileId: z.string(), filepath: z.string(), reason: z.enum(["match", "referenced", "imports"]) })),
 });
 
 /**
@@ -48,10 +57,12 @@ export const codeContextPackAction = defineAction({
     "and `files` (fileId, filepath, reason: match, referenced or imports), cut where relevance falls off: a short pack is complete. " +
     "`used` is the exact token count of the rows and never exceeds `budget` (default 4096).",
   input,
+  output: codeContextPackOutput,
   access: "viewer",
   readOnly: true,
   async run(req, ctx) {
-    const projectIds = await projectLineage(ctx.deps.db, ctx.projectId);
-    return codeContextPack(ctx.deps.db, projectIds, { ...req, budget: req.budget ?? DEFAULT_BUDGET }, ctx.deps.tokens);
+    const budget = req.budget ?? DEFAULT_BUDGET;
+    requireBudget(budget, ctx.tools.tokens(JSON.stringify({ declarations: [], files: [] })));
+    return codeContextPack(ctx.db, ctx.scope.projectIds, { ...req, budget }, ctx.tools.tokens);
   },
 });

@@ -39,7 +39,7 @@ export class TreeIngest {
     let batch: Array<{ path: string; bytes: Uint8Array }> = [];
     let size = 0;
     const flush = async () => {
-      if (batch.length > 0) await ingestBatch(this.app.deps, this.projectId, batch);
+      if (batch.length > 0) await ingestBatch(this.app.db, { projectId: this.projectId }, { files: batch }, this.app.tools);
       this.app.worker.kick();
       batch = [];
       size = 0;
@@ -52,7 +52,7 @@ export class TreeIngest {
       size += b.length;
     }
     await flush();
-    await retirePaths(this.app.deps, this.projectId, removed);
+    await retirePaths(this.app.db, { projectId: this.projectId }, removed, this.app.tools);
     await this.app.worker.whenIdle();
     this.#blobs = next;
     return { changed, removed, seconds: (performance.now() - start) / 1000 };

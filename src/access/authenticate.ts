@@ -1,5 +1,5 @@
 import { AppError } from "../errors.js";
-import type { Principal } from "../core/principal.js";
+import type { Principal } from "./principal.js";
 import type { Queryable } from "../store/db.js";
 import { getApiKey, liveKeysByPrefix } from "../store/access/api-keys.js";
 import type { ApiKeyRecord } from "../store/access/api-keys.js";
@@ -7,9 +7,9 @@ import { findLiveSession } from "../store/access/sessions.js";
 import { hashSecret, isWellFormedApiKey, safeEqual, visiblePrefix } from "./api-key-format.js";
 import { isWellFormedSessionToken } from "./session-token.js";
 
-/** The token of an `Authorization: Bearer <token>` header, if well formed. */
+/** The token of an `Authorization: Bearer <token>` header, if well formed (the scheme is case-insensitive, RFC 9110). */
 export function bearerToken(header: string | undefined | null): string | undefined {
-  const m = /^Bearer ([\x21-\x7e]{1,512})$/.exec(header?.trim() ?? "");
+  const m = /^Bearer ([\x21-\x7e]{1,512})$/i.exec(header?.trim() ?? "");
   return m?.[1];
 }
 
@@ -37,7 +37,8 @@ export async function authenticateSession(q: Queryable, header: string | undefin
   const session = await findLiveSession(q, hashSecret(token), now);
   if (!session) throw new AppError("unauthorized");
   const key = session.keyId ? await getApiKey(q, session.keyId) : undefined;
-  if (key) return { ...keyPrincipal(key, "session"), tier: "standard" };
+  // A session keeps the tier of the key that minted it: a submit key cannot widen its reach.
+  if (key) return keyPrincipal(key, "session");
   return { userId: session.userId, via: "session", keyId: null, tier: "standard", boundProjectId: null, boundTypeId: null };
 }
 

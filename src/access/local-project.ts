@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { Principal } from "../core/principal.js";
+import type { Principal } from "./principal.js";
 import type { Db } from "../store/db.js";
 import { setMembership } from "../store/access/memberships.js";
 import { createProject, findProjectByRoot } from "../store/access/projects.js";

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { isBase62, toBase62 } from "../base62.js";
-import type { Principal } from "../core/principal.js";
+import type { Principal } from "./principal.js";
 import type { Queryable } from "../store/db.js";
 import { insertSession } from "../store/access/sessions.js";
 import { hashSecret } from "./api-key-format.js";

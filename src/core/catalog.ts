@@ -9,9 +9,11 @@ export interface ActionDescription {
   title: string;
   description: string;
   access: string;
+  tiers: string[];
   readOnly: boolean;
   detached: boolean;
   inputSchema: Record<string, unknown>;
+  outputSchema: Record<string, unknown>;
 }
 
 /** The set of actions a server offers, looked up by name. */
@@ -33,14 +35,23 @@ export class Catalog {
     return this.#byName.get(name);
   }
 
+  list(): readonly AnyAction[] {
+    return [...this.#byName.values()];
+  }
+
   describe(): readonly ActionDescription[] {
     return this.#descriptions;
   }
 }
 
+/** A zod schema as JSON Schema (what MCP and REST clients read). */
+export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
+  const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  delete json.$schema;
+  return json;
+}
+
 function describe(a: AnyAction): ActionDescription {
-  const schema = z.toJSONSchema(a.input, { io: "input", unrepresentable: "any" }) as Record<string, unknown>;
-  delete schema.$schema;
   return {
     name: a.name,
     family: a.family,
@@ -48,8 +59,10 @@ function describe(a: AnyAction): ActionDescription {
     title: a.title,
     description: a.description,
     access: a.access,
+    tiers: [...(a.tiers ?? ["standard"])],
     readOnly: a.readOnly,
     detached: a.detached ?? false,
-    inputSchema: schema,
+    inputSchema: jsonSchemaOf(a.input, "input"),
+    outputSchema: jsonSchemaOf(a.output, "output"),
   };
 }

@@ -38,20 +38,3 @@ export function createCursorCodec(secret: string): CursorCodec {
     },
   };
 }
-
-/** Page size: default 50, clamped to 1..200; anything but an integer is refused. */
-export function pageLimit(raw: unknown, fallback = 50, cap = 200): number {
-  if (raw === undefined || raw === null || raw === "") return fallback;
-  const n = typeof raw === "number" ? raw : /^-?\d{1,30}$/.test(String(raw)) ? Number(raw) : Number.NaN;
-  if (!Number.isFinite(n) || !Number.isInteger(n)) {
-    throw new AppError("invalid_input", { message: "limit must be an integer" });
-  }
-  return Math.min(Math.max(n, 1), cap);
-}
-
-/** A page of rows and the cursor of the next one ("" on the last page). */
-export interface Page<T> {
-  rows: T[];
-  nextCursor: string;
-  totalCount?: number;
-}

@@ -1,69 +1,167 @@
 import type { z } from "zod";
+import { authenticateKey, authenticateSession } from "../access/authenticate.js";
+import { countRequest } from "../access/rate-limit.js";
 import { AppError, toAppError } from "../errors.js";
 import { log } from "../logger.js";
+import type { Db } from "../store/db.js";
+import type { RateWindow } from "../store/access/rate-events.js";
 import type { AnyAction } from "./action.js";
 import type { Catalog } from "./catalog.js";
-import type { ServiceDeps } from "./deps.js";
-import type { Principal } from "./principal.js";
-import { reaches, resolveProject } from "./project-access.js";
+import type { Credential, Operation, RunContext } from "./endpoint.js";
+import type { Principal } from "../access/principal.js";
+import { reaches, resolveScope } from "./scope.js";
+import type { Scope } from "./scope.js";
+import type { Tools } from "./tools.js";
 
-/** One dispatch: what a transport hands the service. */
-export interface ActionCall {
-  action: unknown;
-  input?: unknown;
-  /** Project named by the caller (header, query or transport binding). */
-  projectId?: string | undefined;
+/** Who is calling: already known (stdio, an open MCP session), or an `Authorization` header to check. */
+export type Caller = { readonly principal: Principal } | { readonly authorization: string | undefined };
+
+/** One call of an operation, as a transport hands it over. */
+export interface Call {
+  readonly caller: Caller;
+  /** The project the caller named (path, header, query or transport binding). */
+  readonly projectId?: string | undefined;
+  /** The raw input, read only once the caller is admitted (a refused caller's body is never read). */
+  readonly input: () => unknown;
 }
 
-export interface ActionResult {
-  action: string;
-  result: unknown;
+export interface ServiceOptions {
+  readonly db: Db;
+  readonly tools: Tools;
+  readonly catalog: Catalog;
+  readonly rateLimit: RateWindow;
+  /** Check every answer against the operation's output schema (tests turn this on). */
+  readonly checkOutput?: boolean;
 }
 
 /**
- * Runs actions from the catalog: resolves the project, checks access with
- * the caller's live level, validates the input once, runs, and turns every
- * failure into an `AppError`. Every transport goes through here.
+ * The one pipeline every REST endpoint, dispatched action and MCP tool runs
+ * through: authenticate → rate limit → resolve scope → tier → level →
+ * validate → run → map errors. Transports only read the wire and write the
+ * answer; nothing else decides who may do what.
  */
 export class Service {
-  constructor(
-    readonly deps: ServiceDeps,
-    readonly catalog: Catalog,
-  ) {}
+  readonly db: Db;
+  readonly tools: Tools;
+  readonly catalog: Catalog;
+  readonly #rateLimit: RateWindow;
+  readonly #checkOutput: boolean;
 
-  async invoke(principal: Principal, call: ActionCall): Promise<ActionResult> {
+  constructor(options: ServiceOptions) {
+    this.db = options.db;
+    this.tools = options.tools;
+    this.catalog = options.catalog;
+    this.#rateLimit = options.rateLimit;
+    this.#checkOutput = options.checkOutput ?? false;
+  }
+
+  /** Runs one operation for one call; every failure comes out as an `AppError`. */
+  async run(op: Operation, call: Call): Promise<unknown> {
     try {
-      return await this.#invoke(principal, call);
+      return await this.#run(op, call);
     } catch (err) {
       const e = toAppError(err);
-      if (e.status >= 500) log.error("action failed", { action: String(call.action), error: err });
+      if (e.status >= 500) log.error("operation failed", { operation: op.name, error: err });
       throw e;
     }
   }
 
-  async #invoke(principal: Principal, call: ActionCall): Promise<ActionResult> {
-    if (typeof call.action !== "string" || call.action === "") throw new AppError("action_required");
-    const action = this.catalog.get(call.action);
-    if (!action) throw new AppError("unknown_action");
-    const access = await resolveProject(this.deps.db, principal, call.projectId);
-    if (!mayCall(action, principal) || !reaches(access.level, action.access)) {
-      throw new AppError("action_not_available");
-    }
-    const input = validate(action, call.input);
-    const result = await action.run(input, { deps: this.deps, principal, projectId: access.projectId, level: access.level });
+  /**
+   * Admits an HTTP request: authenticates its `Authorization` header with
+   * one of the credentials the operation accepts, then counts it against
+   * the caller's rate limit.
+   */
+  async admit(authorization: string | undefined, accepted: readonly Credential[] = ["key"]): Promise<Principal> {
+    const principal = await this.#authenticate(authorization, accepted);
+    await countRequest(this.db, principal, this.tools.clock(), this.#rateLimit);
+    return principal;
+  }
+
+  /** The scope of a caller in a named project (MCP sessions bind one at initialize). */
+  resolveScope(principal: Principal, projectId: string | undefined): Promise<Scope> {
+    return resolveScope(this.db, principal, projectId);
+  }
+
+  /**
+   * Dispatches one action by name for a known caller (MCP `tools/call`,
+   * `pks call`): `{action, result}` as REST dispatch answers it.
+   */
+  async invoke(principal: Principal, call: { action: unknown; input?: unknown; projectId?: string | undefined }): Promise<{ action: string; result: unknown }> {
+    const action = this.action(call.action);
+    const result = await this.run(action, { caller: { principal }, projectId: call.projectId, input: () => call.input ?? {} });
     return { action: action.name, result };
+  }
+
+  /** Looks an action up by name: 400 `action is required`, 404 `unknown action`. */
+  action(name: unknown): AnyAction {
+    if (typeof name !== "string" || name === "") throw new AppError("action_required");
+    const action = this.catalog.get(name);
+    if (!action) throw new AppError("unknown_action");
+    return action;
+  }
+
+  async #run(op: Operation, call: Call): Promise<unknown> {
+    const principal = "principal" in call.caller ? call.caller.principal : await this.admit(call.caller.authorization, op.auth);
+    const scope = op.access === "none" ? undefined : await resolveScope(this.db, principal, call.projectId);
+    if (!mayCall(op, principal)) throw new AppError("action_not_available");
+    if (scope && op.access !== "none" && !reaches(scope.level, op.access)) throw new AppError(op.denied ?? "editor_access_required");
+    const input = validate(op.input, await call.input());
+    const result = await op.run(input, context(this.db, principal, scope, this.tools, op.name));
+    if (this.#checkOutput) checkOutput(op, result);
+    return result;
+  }
+
+  async #authenticate(authorization: string | undefined, accepted: readonly Credential[]): Promise<Principal> {
+    const session = accepted.includes("session");
+    const key = accepted.includes("key");
+    if (session && (!key || /^bearer\s+pkss_/i.test(authorization?.trim() ?? ""))) {
+      return authenticateSession(this.db, authorization, new Date(this.tools.clock()));
+    }
+    return authenticateKey(this.db, authorization);
   }
 }
 
-function mayCall(action: AnyAction, principal: Principal): boolean {
+/** Key tiers: a `submit` key reaches only what lists it; the local owner reaches everything. */
+function mayCall(op: Operation, principal: Principal): boolean {
   if (principal.via === "local") return true;
-  return (action.tiers ?? ["standard"]).includes(principal.tier);
+  return (op.tiers ?? ["standard"]).includes(principal.tier);
 }
 
-function validate(action: AnyAction, raw: unknown): unknown {
-  const parsed = (action.input as z.ZodType).safeParse(raw ?? {});
+function context(db: Db, principal: Principal, scope: Scope | undefined, tools: Tools, name: string): RunContext {
+  return {
+    db,
+    principal,
+    tools,
+    get scope(): Scope {
+      if (!scope) throw new Error(`${name} names no project`);
+      return scope;
+    },
+  };
+}
+
+/**
+ * Validates raw input once. A refinement may name the spec's error for its
+ * case (`params.appError`), or give a message meant to stand alone
+ * (`params.bare`); anything else is 400 `invalid input: <path>: <why>`.
+ */
+function validate(schema: z.ZodType, raw: unknown): unknown {
+  const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
+  const params = issue?.code === "custom" ? (issue.params as { appError?: string; bare?: boolean } | undefined) : undefined;
+  if (params?.appError) throw new AppError(params.appError as never);
+  if (params?.bare) throw new AppError("invalid_input", { message: issue!.message });
   const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
   throw new AppError("invalid_input", { message: `invalid input: ${where}${issue?.message ?? "does not match"}` });
+}
+
+/** An answer that breaks its own output schema is a server bug: 500, logged with the first issue. */
+function checkOutput(op: Operation, result: unknown): void {
+  const paged = (op as { reply?: string }).reply === "page";
+  const value = paged ? (result as { rows: unknown }).rows : result;
+  const parsed = op.output.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new Error(`${op.name} answered outside its output schema at ${issue?.path.join(".") ?? ""}: ${issue?.message ?? ""}`);
+  }
 }

@@ -1,24 +1,9 @@
 import type { FileRow } from "../store/files/files.js";
+import type { FileResource } from "./resources.js";
 
-/** The File resource of the spec (plus `path` and, on failure, `error`). */
-export interface FileResource {
-  fileId: string;
-  projectId: string;
-  name: string;
-  filepath: string;
-  path: string;
-  ext: string;
-  fileType: string;
-  contentType: string;
-  fileSize: number;
-  chunkIds: string[];
-  chunking: string;
-  status: string;
-  error?: string;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { FileResource } from "./resources.js";
 
+/** A stored file row as the File resource. */
 export function toFileResource(f: FileRow): FileResource {
   const { filepath, name, ext } = splitPath(f.path);
   return {

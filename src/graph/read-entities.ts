@@ -1,25 +1,29 @@
-import type { Page } from "../core/cursor.js";
-import { pageLimit } from "../core/cursor.js";
+import type { Page } from "../core/paging.js";
+import { keysetPage } from "../core/paging.js";
+import type { Scope } from "../core/scope.js";
+import type { Tools } from "../core/tools.js";
 import { AppError } from "../errors.js";
 import { ENTITY_KINDS } from "../vocabulary.js";
 import type { Queryable } from "../store/db.js";
 import { entitiesMatchingWords, findCategory, findEntity, readEntityPage, setEntityRoles } from "../store/graph/entity-reads.js";
 import type { EntityFilter, EntityRow } from "../store/graph/entity-reads.js";
-import { keysetPage } from "./read-scope.js";
-import type { Query, ReadScope } from "./read-scope.js";
+import type { Entity } from "./resources.js";
 
-/** The Entity resource of a direct read. */
-export interface Entity {
-  entityId: string;
-  name: string;
-  kind: string;
-  cellCount: number;
-  projectId: string;
-  typeEntityId: string | null;
+export type { Entity } from "./resources.js";
+
+/** The filters of an entities read, parsed. */
+export interface EntityQuery {
+  entityType?: string | undefined;
+  role?: string | undefined;
+  q?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
 }
 
+/** A role name: 1–64 letters, digits, spaces, `_` or `-`, starting with a letter. */
+export const ROLE_NAME = /^[A-Za-z][A-Za-z0-9 _-]{0,63}$/;
+
 const KINDS: ReadonlySet<string> = new Set(ENTITY_KINDS);
-const ROLE = /^[A-Za-z][A-Za-z0-9 _-]{0,63}$/;
 /** Candidates scanned for a `q` read before ranking. */
 const Q_SCAN = 2000;
 
@@ -37,29 +41,32 @@ const toEntity = (e: EntityRow): Entity => ({
  * live cell. `entityType=Category` lists the types; another value names a
  * kind or a type (by id or name). `q` ranks by name, unpaginated.
  */
-export async function readEntities(scope: ReadScope, query: Query): Promise<Page<Entity>> {
-  const filter = await entityFilter(scope, query);
+export async function readEntities(q: Queryable, scope: Scope, query: EntityQuery, tools: Pick<Tools, "cursors">): Promise<Page<Entity>> {
+  const filter = await entityFilter(q, scope, query);
   if (!filter) return { rows: [], nextCursor: "" };
   if (query.q !== undefined && query.q.trim() !== "") {
     if (query.cursor) throw new AppError("invalid_cursor");
-    return { rows: (await bestMatches(scope.deps.db, filter, query.q, pageLimit(query.limit))).map(toEntity), nextCursor: "" };
+    return { rows: (await bestMatches(q, filter, query.q, query.limit)).map(toEntity), nextCursor: "" };
   }
-  const page = await keysetPage(scope, "entities", query, (after, n) => readEntityPage(scope.deps.db, filter, after, n), (e) => e.entityId);
+  const { cursor, limit, ...filters } = query;
+  const page = await keysetPage(
+    tools.cursors,
+    { read: "entities", projectId: scope.projectId, filters, cursor, limit },
+    (after, n) => readEntityPage(q, filter, after, n),
+    (e) => e.entityId,
+  );
   return { rows: page.rows.map(toEntity), nextCursor: page.nextCursor };
 }
 
 /** The filter, or undefined when `entityType` names nothing (an empty answer). */
-async function entityFilter(scope: ReadScope, query: Query): Promise<EntityFilter | undefined> {
+async function entityFilter(q: Queryable, scope: Scope, query: EntityQuery): Promise<EntityFilter | undefined> {
   const filter: EntityFilter = { projectIds: scope.projectIds };
-  if (query.role) {
-    if (!ROLE.test(query.role)) throw new AppError("invalid_input", { message: "role must be 1-64 letters, digits, spaces, '_' or '-'" });
-    filter.role = query.role;
-  }
+  if (query.role) filter.role = query.role;
   const type = query.entityType?.trim();
   if (!type) return filter;
   if (type === "Category") return { ...filter, kind: "category" };
   if (KINDS.has(type)) return { ...filter, kind: type };
-  const category = await findCategory(scope.deps.db, scope.projectIds, type);
+  const category = await findCategory(q, scope.projectIds, type);
   return category ? { ...filter, typeEntityId: category.entityId } : undefined;
 }
 
@@ -81,13 +88,14 @@ function nameScore(name: string, phrase: string, words: string[]): number {
   return (folded.startsWith(phrase) ? 500 : 0) + hits * 10 + wordStarts * 5 - Math.min(folded.length, 100) / 100;
 }
 
-/** `PUT …/entities/{entityId}/roles`: replaces the entity's roles. */
-export async function putEntityRoles(scope: ReadScope, entityId: string, roles: unknown): Promise<{ entityId: string; roles: string[] }> {
-  if (!Array.isArray(roles) || roles.length > 32 || !roles.every((r) => typeof r === "string" && ROLE.test(r))) {
-    throw new AppError("invalid_input", { message: "roles must be up to 32 names of 1-64 letters, digits, spaces, '_' or '-'" });
-  }
-  const entity = await findEntity(scope.deps.db, [scope.projectId], entityId);
+/** `PUT …/entities/{entityId}/roles`: replaces the entity's roles (names already checked). */
+export async function putEntityRoles(
+  q: Queryable,
+  scope: Scope,
+  input: { entityId: string; roles: string[] },
+): Promise<{ entityId: string; roles: string[] }> {
+  const entity = await findEntity(q, [scope.projectId], input.entityId);
   if (!entity) throw new AppError("entity_not_found");
-  await setEntityRoles(scope.deps.db, entityId, roles as string[]);
-  return { entityId, roles: [...new Set(roles as string[])].sort() };
+  await setEntityRoles(q, input.entityId, input.roles);
+  return { entityId: input.entityId, roles: [...new Set(input.roles)].sort() };
 }

@@ -1,20 +1,25 @@
-import type { Page } from "../core/cursor.js";
+import type { Page } from "../core/paging.js";
+import { keysetPage } from "../core/paging.js";
+import type { Scope } from "../core/scope.js";
+import type { Tools } from "../core/tools.js";
 import { AppError } from "../errors.js";
-import { FACTION_TYPES } from "../vocabulary.js";
+import type { Queryable } from "../store/db.js";
 import { findEntity } from "../store/graph/entity-reads.js";
 import { countFactions, readFactions as readFactionRows } from "../store/graph/faction-reads.js";
 import type { FactionFilter, FactionRow } from "../store/graph/faction-reads.js";
-import { idList, keysetPage } from "./read-scope.js";
-import type { Query, ReadScope } from "./read-scope.js";
+import type { Faction } from "./resources.js";
 
-/** The Faction resource (plus `projectId`). */
-export interface Faction {
-  factionId: string;
-  factionType: string;
-  inferredType: string;
-  fileIds: string[];
-  sourceLocation: Record<string, number>;
-  projectId: string;
+export type { Faction } from "./resources.js";
+
+/** The filters of a factions read, parsed. */
+export interface FactionQuery {
+  factionIds?: string[] | undefined;
+  fileId?: string | undefined;
+  categoryEntityId?: string | undefined;
+  entityId?: string | undefined;
+  factionType?: string | undefined;
+  cursor?: string | undefined;
+  limit: number;
 }
 
 const toFaction = (f: FactionRow): Faction => ({
@@ -31,34 +36,34 @@ const toFaction = (f: FactionRow): Faction => ({
  * answer the whole selection at once; the others page by id, and an
  * `entityId` or `categoryEntityId` read's first page carries its count.
  */
-export async function readFactions(scope: ReadScope, query: Query): Promise<Page<Faction>> {
-  const filter = await factionFilter(scope, query);
-  const db = scope.deps.db;
+export async function readFactions(q: Queryable, scope: Scope, query: FactionQuery, tools: Pick<Tools, "cursors">): Promise<Page<Faction>> {
+  const filter = await factionFilter(q, scope, query);
   if (filter.factionIds || filter.fileId) {
     if (query.cursor) throw new AppError("invalid_cursor");
-    return { rows: (await readFactionRows(db, filter)).map(toFaction), nextCursor: "" };
+    return { rows: (await readFactionRows(q, filter)).map(toFaction), nextCursor: "" };
   }
-  const page = await keysetPage(scope, "factions", query, (after, n) => readFactionRows(db, filter, after, n), (f) => f.factionId);
-  const counted = !query.cursor && (filter.entityId || filter.categoryEntityId);
-  return { rows: page.rows.map(toFaction), nextCursor: page.nextCursor, totalCount: counted ? await countFactions(db, filter) : undefined };
+  const { cursor, limit, ...filters } = query;
+  const page = await keysetPage(
+    tools.cursors,
+    { read: "factions", projectId: scope.projectId, filters, cursor, limit },
+    (after, n) => readFactionRows(q, filter, after, n),
+    (f) => f.factionId,
+  );
+  const counted = !cursor && (filter.entityId || filter.categoryEntityId);
+  return { rows: page.rows.map(toFaction), nextCursor: page.nextCursor, totalCount: counted ? await countFactions(q, filter) : undefined };
 }
 
-async function factionFilter(scope: ReadScope, query: Query): Promise<FactionFilter> {
+async function factionFilter(q: Queryable, scope: Scope, query: FactionQuery): Promise<FactionFilter> {
   const filter: FactionFilter = {
     projectIds: scope.projectIds,
-    factionIds: idList(query.factionIds, "factionIds", 1000),
-    fileId: query.fileId || undefined,
-    entityId: query.entityId || undefined,
-    categoryEntityId: query.categoryEntityId || undefined,
+    factionIds: query.factionIds,
+    fileId: query.fileId,
+    entityId: query.entityId,
+    categoryEntityId: query.categoryEntityId,
+    factionType: query.factionType,
   };
-  if (query.factionType) {
-    if (!(FACTION_TYPES as readonly string[]).includes(query.factionType)) {
-      throw new AppError("invalid_input", { message: `factionType must be one of ${FACTION_TYPES.join(", ")}` });
-    }
-    filter.factionType = query.factionType;
-  }
   for (const id of [filter.entityId, filter.categoryEntityId]) {
-    if (id && !(await findEntity(scope.deps.db, scope.projectIds, id))) throw new AppError("entity_not_found");
+    if (id && !(await findEntity(q, scope.projectIds, id))) throw new AppError("entity_not_found");
   }
   return filter;
 }

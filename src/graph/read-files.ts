@@ -1,26 +1,40 @@
-import type { Page } from "../core/cursor.js";
+import type { Page } from "../core/paging.js";
+import { keysetPage } from "../core/paging.js";
+import type { Scope } from "../core/scope.js";
+import type { Tools } from "../core/tools.js";
 import { AppError } from "../errors.js";
-import { toFileResource } from "./file-resource.js";
-import type { FileResource } from "./file-resource.js";
+import type { Queryable } from "../store/db.js";
 import { findLiveFile, readFilePage } from "../store/files/files.js";
-import { keysetPage } from "./read-scope.js";
-import type { Query, ReadScope } from "./read-scope.js";
+import { toFileResource } from "./file-resource.js";
+import type { FileResource } from "./resources.js";
 
-const STATUSES = ["queued", "reading", "ready", "failed"];
+/** File states a files read may filter on. */
+export const FILE_STATUSES = ["queued", "reading", "ready", "failed"] as const;
+
+/** The filters of a files read, parsed. */
+export interface FileQuery {
+  path?: string | undefined;
+  status?: (typeof FILE_STATUSES)[number] | undefined;
+  cursor?: string | undefined;
+  limit: number;
+}
 
 /** `GET /v1/projects/{projectId}/files`: live files, by id, under a `path` prefix and of a `status`. */
-export async function readFiles(scope: ReadScope, query: Query): Promise<Page<FileResource>> {
-  if (query.status && !STATUSES.includes(query.status)) {
-    throw new AppError("invalid_input", { message: `status must be one of ${STATUSES.join(", ")}` });
-  }
-  const filter = { projectIds: scope.projectIds, pathPrefix: query.path || undefined, status: query.status || undefined };
-  const page = await keysetPage(scope, "files", query, (after, n) => readFilePage(scope.deps.db, filter, after, n), (f) => f.fileId);
+export async function readFiles(q: Queryable, scope: Scope, query: FileQuery, tools: Pick<Tools, "cursors">): Promise<Page<FileResource>> {
+  const filter = { projectIds: scope.projectIds, pathPrefix: query.path, status: query.status };
+  const { cursor, limit, ...filters } = query;
+  const page = await keysetPage(
+    tools.cursors,
+    { read: "files", projectId: scope.projectId, filters, cursor, limit },
+    (after, n) => readFilePage(q, filter, after, n),
+    (f) => f.fileId,
+  );
   return { rows: page.rows.map(toFileResource), nextCursor: page.nextCursor };
 }
 
 /** `GET /v1/projects/{projectId}/files/{fileId}`. */
-export async function readFile(scope: ReadScope, fileId: string): Promise<FileResource> {
-  const file = await findLiveFile(scope.deps.db, scope.projectIds, fileId);
+export async function readFile(q: Queryable, scope: Scope, fileId: string): Promise<FileResource> {
+  const file = await findLiveFile(q, scope.projectIds, fileId);
   if (!file) throw new AppError("file_not_found");
   return toFileResource(file);
 }

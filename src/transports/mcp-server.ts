@@ -2,7 +2,7 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { ActionDescription } from "../core/catalog.js";
-import type { Principal } from "../core/principal.js";
+import type { Principal } from "../access/principal.js";
 import type { Service } from "../core/service.js";
 import { toAppError } from "../errors.js";
 import { PKS_VERSION } from "../version.js";

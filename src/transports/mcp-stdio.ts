@@ -1,5 +1,5 @@
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import type { Principal } from "../core/principal.js";
+import type { Principal } from "../access/principal.js";
 import type { Service } from "../core/service.js";
 import { serverInstructions } from "../prompts.js";
 import { createMcpServer } from "./mcp-server.js";

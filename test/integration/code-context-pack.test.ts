@@ -197,7 +197,7 @@ describe("code_context_pack", () => {
       [{ task: "" }, /^invalid input: task: /],
       [{ task: 5 }, /^invalid input: task: /],
       [{ task: "x".repeat(32_001) }, /^invalid input: task: /],
-      [{ task: "x", budget: 15 }, /^invalid input: budget: /],
+      [{ task: "x", budget: 7 }, /^invalid input: budget: must be at least 8 tokens/],
       [{ task: "x", budget: 1.5 }, /^invalid input: budget: /],
       [{ task: "x", budget: "100" }, /^invalid input: budget: /],
       [{ task: "x", seedSymbols: ["a"] }, /^invalid input: seedSymbols: /],

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { Entity } from "../../src/graph/resources.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
 
-interface Entity { entityId: string; name: string; kind: string; cellCount: number }
 
 const CODE = `/** Reads the configuration file. */
 export function parseConfig(path: string): Config {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Cell, Entity, Faction } from "../../src/graph/resources.js";
 import { newId } from "../../src/ids.js";
 import { setMembership } from "../../src/store/access/memberships.js";
 import { createProject } from "../../src/store/access/projects.js";
@@ -6,9 +7,6 @@ import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
 
-interface Cell { cellId: string; projectId: string; fileIds: string[]; entityIds: string[]; factionId: string; parentCellId: string | null; text: string }
-interface Faction { factionId: string; factionType: string; fileIds: string[]; sourceLocation: Record<string, number>; projectId: string }
-interface Entity { entityId: string; name: string; kind: string; cellCount: number; projectId: string; typeEntityId: string | null }
 
 const GUIDE = `# Guide
 

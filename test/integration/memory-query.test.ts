@@ -1,20 +1,12 @@
 import { get_encoding } from "tiktoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { actions } from "../../tools/index.js";
+import type { MemoryQueryAnswer } from "../../tools/memory-query.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
 
-interface Answer {
-  query: string;
-  cells: Array<{ cellId: string; text: string }>;
-  entities: Array<{ entityId: string; kind: string; name: string }>;
-  artifacts: unknown[];
-  budget: number;
-  used: number;
-  structured?: unknown;
-  citations?: Record<string, string[]>;
-}
+type Answer = MemoryQueryAnswer;
 
 const DOCS: Array<[string, string]> = [
   ["billing.md", "# Billing\n\nInvoices are issued on the first day of each month. Late invoices incur a fee of 25 euros.\n\n## Contacts\n\nThe billing owner is Dana Reyes. Questions go to billing@example.com.\n"],

@@ -1,12 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { resolveProject, requireEditor } from "../../src/core/project-access.js";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { openDatabase } from "../../src/store/db.js";
-import { createHttpApp } from "../../src/transports/http/http-app.js";
-import { McpHttpHandler } from "../../src/transports/http/mcp-http.js";
 import { createTestWorld, fakeClock, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
+import { testEndpoints } from "../support/test-catalog.js";
 
 const echo = { action: "test_echo" };
 
@@ -152,36 +150,25 @@ describe("sessions and editor access", () => {
   });
 
   it("403 editor access required on write endpoints, 401 unauthorized without a session", async () => {
-    const service = w.app.service;
-    const http = createHttpApp({
-      service,
-      mcp: new McpHttpHandler({ service, instructions: "" }),
-      routes: [
-        (app) =>
-          app.put("/v1/projects/:projectId/things", async (c) => {
-            const access = await resolveProject(service.deps.db, c.get("principal"), c.req.param("projectId"));
-            requireEditor(access);
-            return c.json({ ok: true });
-          }),
-        (app) => app.get("/v1/projects/:projectId/category-proposals", (c) => c.json([])),
-      ],
-    });
+    const t = await createTestWorld({ extraEndpoints: testEndpoints });
+    const http = t.app.http;
     const put = (key: string) =>
-      http.request(`http://127.0.0.1/v1/projects/${w.projectId}/things`, {
+      http.request(`http://127.0.0.1/v1/projects/${t.projectId}/things`, {
         method: "PUT",
         headers: { host: "127.0.0.1", authorization: `Bearer ${key}` },
       });
-    const viewer = await put(w.keys.viewer);
+    const viewer = await put(t.keys.viewer);
     expect(viewer.status).toBe(403);
     expect(await viewer.json()).toEqual({ error: { status: 403, code: "editor_access_required", message: "editor access required" } });
-    expect((await put(w.keys.editor)).status).toBe(200);
+    expect((await put(t.keys.editor)).status).toBe(200);
 
-    const proposals = `http://127.0.0.1/v1/projects/${w.projectId}/category-proposals`;
-    const noSession = await http.request(proposals, { headers: { host: "127.0.0.1", authorization: `Bearer ${w.keys.editor}` } });
+    const proposals = `http://127.0.0.1/v1/projects/${t.projectId}/category-proposals`;
+    const noSession = await http.request(proposals, { headers: { host: "127.0.0.1", authorization: `Bearer ${t.keys.editor}` } });
     expect(noSession.status).toBe(401);
     expect(await noSession.json()).toEqual({ error: { status: 401, code: "unauthorized", message: "unauthorized" } });
-    const minted = (await (await send(w, "/v1/sessions", { method: "POST", key: w.keys.editor })).json()) as { sessionToken: string };
+    const minted = (await (await send(t, "/v1/sessions", { method: "POST", key: t.keys.editor })).json()) as { sessionToken: string };
     const withSession = await http.request(proposals, { headers: { host: "127.0.0.1", authorization: `Bearer ${minted.sessionToken}` } });
     expect(withSession.status).toBe(200);
+    await t.close();
   });
 });

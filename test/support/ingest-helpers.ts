@@ -1,3 +1,4 @@
+import type { IngestAnswer } from "../../src/ingest/accept/ingest-batch.js";
 import type { TestWorld } from "./test-app.js";
 import { send } from "./test-app.js";
 
@@ -6,13 +7,7 @@ export function fileEntry(path: string, text: string | Uint8Array, extra: Record
   return { path, content: Buffer.from(text).toString("base64"), ...extra };
 }
 
-export interface IngestResponse {
-  accepted: Array<{ fileId: string; path: string; status: string }>;
-  refused: Array<{ path: string; reason: string }>;
-  leaseId: string;
-  projectId: string;
-  version: number;
-}
+export type IngestResponse = IngestAnswer;
 
 /** POSTs an ingest call as the editor and returns the parsed answer. */
 export async function ingest(w: TestWorld, files: unknown[], key = w.keys.editor, extra: Record<string, unknown> = {}) {

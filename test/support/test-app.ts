@@ -40,7 +40,7 @@ export async function createTestWorld(
 ): Promise<TestWorld> {
   const root = mkdtempSync(join(tmpdir(), "pks-test-"));
   const config = loadConfig({ root, db: options.dbUrl ?? ":memory:" }, options.env ?? {});
-  const app = await createApp(config, { actions: testActions, ...options });
+  const app = await createApp(config, { actions: testActions, checkOutput: true, ...options });
   const db = app.deps.db;
   const project = await createProject(db, { name: "main" });
   const other = await createProject(db, { name: "other" });

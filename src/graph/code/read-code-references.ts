@@ -5,29 +5,12 @@
  * are resolved to declarations as the page is read, so a declaring file
  * read after the using one is seen at once.
  */
-import type { ServiceDeps } from "../../core/deps.js";
+import type { Scope } from "../../core/scope.js";
 import type { Queryable } from "../../store/db.js";
 import { foldName, namesContaining, referencesNamed, referencesWithPrefix } from "../../store/code/code-references.js";
 import type { CodeReferenceRow } from "../../store/code/code-references.js";
-import { importBindings } from "../../store/code/file-imports.js";
-import { projectLineage } from "../../store/access/projects.js";
-import { liveDefaultExports, liveSymbolsNamed } from "../../store/code/symbols.js";
-import { UsageResolver } from "./resolve-usage.js";
-
-/** One row of the listing, as served. */
-export interface CodeReferenceItem {
-  symbol: string;
-  kind: "declaration" | "usage";
-  /** The file's project path. */
-  filepath: string;
-  lines: [number, number];
-  /** The declared symbol, or the one a usage resolves to (null when unresolved or ambiguous). */
-  symbolId: string | null;
-  label: string;
-  sublabel: string;
-  /** True when several declarations could be the one a usage names. */
-  ambiguous: boolean;
-}
+import type { CodeReferenceItem } from "../resources.js";
+import { resolverFor } from "./resolve-sites.js";
 
 function compareRows(a: CodeReferenceRow, b: CodeReferenceRow): number {
   const keys: Array<keyof CodeReferenceRow> = ["folded", "name", "kind", "path", "lineStart", "nameCol"];
@@ -57,33 +40,20 @@ async function substringRows(q: Queryable, projectIds: readonly string[], needle
   return rows;
 }
 
-async function resolveUsages(q: Queryable, projectIds: readonly string[], rows: readonly CodeReferenceRow[]) {
-  const usages = rows.filter((r) => r.kind === "usage");
-  if (usages.length === 0) return new UsageResolver([], []);
-  const fileIds = [...new Set(usages.map((r) => r.fileId))];
-  const localNames = [...new Set(usages.map((r) => r.name))];
-  const bindings = await importBindings(q, fileIds, localNames);
-  const names = [...new Set([...localNames, ...bindings.map((b) => b.importedName)])];
-  const defaultTargets = [...new Set(bindings.filter((b) => b.importedName === "default").flatMap((b) => b.targetFileIds))];
-  const defaults = defaultTargets.length > 0 ? await liveDefaultExports(q, defaultTargets) : [];
-  return new UsageResolver(bindings, await liveSymbolsNamed(q, projectIds, names), defaults);
-}
-
 /**
  * One page of references of a project (and the projects it inherits from).
  * @param input `query` as typed (empty lists everything alphabetically); `limit` already clamped
  */
 export async function listCodeReferences(
-  deps: ServiceDeps,
-  projectId: string,
+  q: Queryable,
+  scope: Pick<Scope, "projectIds">,
   input: { query: string; limit: number },
 ): Promise<CodeReferenceItem[]> {
-  const q = deps.db;
-  const projectIds = await projectLineage(q, projectId);
+  const { projectIds } = scope;
   const needle = foldName(input.query.trim());
   const rows = await merged(projectIds, input.limit, (id) => referencesWithPrefix(q, id, needle, input.limit));
   if (needle !== "" && rows.length < input.limit) rows.push(...(await substringRows(q, projectIds, needle, input.limit - rows.length)));
-  const resolver = await resolveUsages(q, projectIds, rows);
+  const resolver = await resolverFor(q, projectIds, rows.filter((r) => r.kind === "usage"));
   return rows.map((r) => {
     const resolution = r.kind === "usage" ? resolver.resolve(r) : { symbolId: r.symbolId, ambiguous: false };
     return {

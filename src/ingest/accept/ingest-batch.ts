@@ -1,5 +1,8 @@
-import type { ServiceDeps } from "../../core/deps.js";
+import { z } from "zod";
+import type { Scope } from "../../core/scope.js";
+import type { Tools } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
+import type { Db } from "../../store/db.js";
 import { chunkIdOf, putChunk } from "../../store/files/chunks.js";
 import { retireFileDerivations } from "../../store/graph/factions.js";
 import { retireFilesByPath, upsertQueuedFile } from "../../store/files/files.js";
@@ -10,13 +13,15 @@ import { unindexFile } from "../../store/search/search-index.js";
 import { acceptFiles } from "./accept-files.js";
 import type { IncomingFile, Refusal } from "./accept-files.js";
 
-export interface IngestAnswer {
-  accepted: Array<{ fileId: string; path: string; status: "queued" }>;
-  refused: Refusal[];
-  leaseId: string;
-  projectId: string;
-  version: number;
-}
+/** What an ingest call answers: accepted files (queued), refusals with reasons, the lease and the new corpus version. */
+export const ingestAnswerSchema = z.object({
+  accepted: z.array(z.object({ fileId: z.string(), path: z.string(), status: z.literal("queued") })),
+  refused: z.array(z.object({ path: z.string(), reason: z.string() })),
+  leaseId: z.string(),
+  projectId: z.string(),
+  version: z.number().int(),
+});
+export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;
 
 /**
  * Takes a batch in: checks each file, then in one transaction stores the
@@ -25,16 +30,18 @@ export interface IngestAnswer {
  * everything accepted is committed; reading happens later, detached.
  */
 export async function ingestBatch(
-  deps: ServiceDeps,
-  projectId: string,
-  files: readonly IncomingFile[],
-  options: { intent?: string; origin?: FileOrigin } = {},
+  db: Db,
+  scope: Pick<Scope, "projectId">,
+  input: { files: readonly IncomingFile[]; intent?: string | undefined; origin?: FileOrigin },
+  tools: Pick<Tools, "clock">,
 ): Promise<IngestAnswer> {
+  const { files, intent, origin } = input;
+  const { projectId } = scope;
   if (files.length === 0) throw new AppError("no_files");
   const { accepted, refused } = acceptFiles(files);
-  const now = new Date(deps.clock()).toISOString();
-  return deps.db.transaction(async (tx) => {
-    const lease = await touchLease(tx, projectId, options.intent, now);
+  const now = new Date(tools.clock()).toISOString();
+  return db.transaction(async (tx) => {
+    const lease = await touchLease(tx, projectId, intent, now);
     const answer: IngestAnswer["accepted"] = [];
     for (const f of accepted) {
       const chunkId = chunkIdOf(f.bytes);
@@ -48,7 +55,7 @@ export async function ingestBatch(
           fileType: f.fileType,
           fileSize: f.bytes.byteLength,
           chunkId,
-          origin: options.origin ?? "api",
+          origin: origin ?? "api",
         },
         now,
       );
@@ -60,10 +67,16 @@ export async function ingestBatch(
 }
 
 /** Retires files that left the project (folder sync): their readings go with them. */
-export async function retirePaths(deps: ServiceDeps, projectId: string, paths: readonly string[]): Promise<number> {
+export async function retirePaths(
+  db: Db,
+  scope: Pick<Scope, "projectId">,
+  paths: readonly string[],
+  tools: Pick<Tools, "clock">,
+): Promise<number> {
+  const { projectId } = scope;
   if (paths.length === 0) return 0;
-  const now = new Date(deps.clock()).toISOString();
-  return deps.db.transaction(async (tx) => {
+  const now = new Date(tools.clock()).toISOString();
+  return db.transaction(async (tx) => {
     const ids = await retireFilesByPath(tx, projectId, paths, now);
     for (const id of ids) {
       await retireFileDerivations(tx, id, now);

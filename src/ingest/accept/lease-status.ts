@@ -1,23 +1,28 @@
-import type { ServiceDeps } from "../../core/deps.js";
+import { z } from "zod";
+import type { Scope } from "../../core/scope.js";
+import type { Tools } from "../../core/tools.js";
+import type { Queryable } from "../../store/db.js";
 import { fileStatusCounts } from "../../store/files/files.js";
 import { getLease, touchLease } from "../../store/files/leases.js";
 import { corpusVersion } from "../../store/access/projects.js";
 
-export interface LeaseStatus {
-  leaseId: string;
-  projectId: string;
+/** The project's ingestion lease with live file counts. */
+export const leaseStatusSchema = z.object({
+  leaseId: z.string(),
+  projectId: z.string(),
   /** `reading` while any file is queued or being read, else `idle`. */
-  state: "idle" | "reading";
-  version: number;
-  files: { queued: number; reading: number; ready: number; failed: number };
-  intent: string | null;
-  updatedAt: string;
-}
+  state: z.enum(["idle", "reading"]),
+  version: z.number().int(),
+  files: z.object({ queued: z.number().int(), reading: z.number().int(), ready: z.number().int(), failed: z.number().int() }),
+  intent: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type LeaseStatus = z.infer<typeof leaseStatusSchema>;
 
 /** The project's lease with its live counts (the lease is created on first read). */
-export async function leaseStatus(deps: ServiceDeps, projectId: string): Promise<LeaseStatus> {
-  const { db } = deps;
-  const lease = (await getLease(db, projectId)) ?? (await touchLease(db, projectId, undefined, new Date(deps.clock()).toISOString()));
+export async function leaseStatus(db: Queryable, scope: Pick<Scope, "projectId">, tools: Pick<Tools, "clock">): Promise<LeaseStatus> {
+  const { projectId } = scope;
+  const lease = (await getLease(db, projectId)) ?? (await touchLease(db, projectId, undefined, new Date(tools.clock()).toISOString()));
   const counts = await fileStatusCounts(db, projectId);
   const updatedAt = counts.updatedAt && counts.updatedAt > lease.updatedAt ? counts.updatedAt : lease.updatedAt;
   return {

@@ -1,4 +1,6 @@
-import type { ServiceDeps } from "../../core/deps.js";
+import type { Scope } from "../../core/scope.js";
+import type { Tools } from "../../core/tools.js";
+import type { Db } from "../../store/db.js";
 import { AppError } from "../../errors.js";
 import { chunkSize } from "../../store/files/chunks.js";
 import { getFile, requeueFile } from "../../store/files/files.js";
@@ -13,13 +15,16 @@ import type { FileType } from "./media-types.js";
  * incremental re-read. The file id does not change.
  */
 export async function replaceContent(
-  deps: ServiceDeps,
-  projectId: string,
-  fileId: string,
-  body: { chunkId: string; fileSize?: number | undefined },
+  db: Db,
+  scope: Pick<Scope, "projectId">,
+  input: { fileId: string; chunkId: string; fileSize?: number | undefined },
+  tools: Pick<Tools, "clock">,
 ): Promise<FileResource> {
-  const now = new Date(deps.clock()).toISOString();
-  return deps.db.transaction(async (tx) => {
+  const { projectId } = scope;
+  const { fileId } = input;
+  const body = input;
+  const now = new Date(tools.clock()).toISOString();
+  return db.transaction(async (tx) => {
     const file = await getFile(tx, projectId, fileId);
     if (!file) throw new AppError("file_not_found");
     if (!isEditable(file.fileType as FileType)) throw new AppError("file_not_editable");

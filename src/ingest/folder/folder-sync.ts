@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
-import type { ServiceDeps } from "../../core/deps.js";
+import type { Tools } from "../../core/tools.js";
+import type { Db } from "../../store/db.js";
 import { chunkIdOf } from "../../store/files/chunks.js";
 import { fileStatusCounts, listLiveFiles } from "../../store/files/files.js";
 import { projectStats } from "../../store/files/project-stats.js";
@@ -22,9 +23,10 @@ const READ_POLL_MS = 250;
 const READ_AHEAD = 8;
 const SYNC_INTENT = "folder sync";
 
-/** What a sync needs of the app: the store and the reading worker. */
+/** What a sync needs of the app: the store, the clock and the reading worker. */
 export interface SyncHost {
-  readonly deps: ServiceDeps;
+  readonly db: Db;
+  readonly tools: Pick<Tools, "clock">;
   readonly worker: Pick<IngestWorker, "kick" | "whenIdle">;
 }
 
@@ -110,7 +112,7 @@ export async function summarizeSync(
   options: SyncOptions = {},
 ): Promise<SyncSummary> {
   await waitForReading(host, projectId, changes.added + changes.changed, options);
-  const stats = await projectStats(host.deps.db, projectId);
+  const stats = await projectStats(host.db, projectId);
   const seconds = Math.round(performance.now() - startedMs) / 1000;
   return { files: stats.files, ...changes, failed: stats.failed, factions: stats.factions, cells: stats.cells, entities: stats.entities, seconds };
 }
@@ -123,7 +125,7 @@ async function reconcile(
   inScope: (path: string) => boolean,
   options: SyncOptions,
 ): Promise<SyncChanges> {
-  const { db } = host.deps;
+  const { db } = host;
   const liveFiles = await listLiveFiles(db, projectId);
   const live = new Map(liveFiles.map((f) => [f.path, f.chunkId]));
   const synced = new Set(liveFiles.filter((f) => f.origin === "folder").map((f) => f.path));
@@ -141,7 +143,7 @@ async function reconcile(
   const managed = (await getProject(db, projectId))?.rootPath === resolve(root);
   // Files an ingest call put in the project are the caller's to keep, not the folder's to retire.
   const gone = managed ? [...synced].filter((path) => inScope(path) && !store.kept.has(path)) : [];
-  const retired = await retirePaths(host.deps, projectId, gone);
+  const retired = await retirePaths(host.db, { projectId }, gone, host.tools);
   const { added, changed, unchanged, refused } = store;
   return { added, changed, unchanged, retired, refused, skipped: scan.skipped };
 }
@@ -196,7 +198,7 @@ class BatchStore {
     const files = this.#pending;
     this.#pending = [];
     this.#pendingBytes = 0;
-    const answer = await ingestBatch(this.host.deps, this.projectId, files, { intent: SYNC_INTENT, origin: "folder" });
+    const answer = await ingestBatch(this.host.db, { projectId: this.projectId }, { files, intent: SYNC_INTENT, origin: "folder" }, this.host.tools);
     for (const a of answer.accepted) {
       this.kept.add(a.path);
       if (this.live.has(a.path)) this.changed++;
@@ -235,7 +237,7 @@ async function waitForReading(host: SyncHost, projectId: string, queued: number,
   while (!done) {
     options.signal?.throwIfAborted();
     if (options.onProgress) {
-      const counts = await fileStatusCounts(host.deps.db, projectId);
+      const counts = await fileStatusCounts(host.db, projectId);
       const pending = counts.queued + counts.reading;
       total = Math.max(total, pending);
       options.onProgress({ phase: "read", done: total - pending, total });

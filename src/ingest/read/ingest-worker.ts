@@ -1,4 +1,5 @@
-import type { ServiceDeps } from "../../core/deps.js";
+import type { Clock } from "../../core/tools.js";
+import type { Db } from "../../store/db.js";
 import { log } from "../../logger.js";
 import { readerFor } from "../../readers/index.js";
 import type { ReadOutput } from "../../readers/reader.js";
@@ -12,6 +13,12 @@ const EMPTY: ReadOutput = { factions: [], cells: [] };
 /** Files claimed per transaction. */
 const CLAIM_BATCH = 8;
 
+/** What the worker needs: the store and the clock. */
+export interface WorkerDeps {
+  readonly db: Db;
+  readonly clock: Clock;
+}
+
 /**
  * Reads queued files, one at a time, inside the server process:
  * `queued → reading → ready | failed`. One file's failure never stops the
@@ -19,7 +26,7 @@ const CLAIM_BATCH = 8;
  * start. A reading is persisted only if the file was not replaced meanwhile.
  */
 export class IngestWorker {
-  readonly #deps: ServiceDeps;
+  readonly #deps: WorkerDeps;
   #running = false;
   #busy = false;
   #wake: (() => void) | undefined;
@@ -27,7 +34,7 @@ export class IngestWorker {
   #idleWaiters: Array<() => void> = [];
   #loop: Promise<void> | undefined;
 
-  constructor(deps: ServiceDeps) {
+  constructor(deps: WorkerDeps) {
     this.#deps = deps;
   }
 

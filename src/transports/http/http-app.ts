@@ -1,53 +1,41 @@
 import { Hono } from "hono";
+import type { AnyEndpoint } from "../../core/endpoint.js";
 import type { Service } from "../../core/service.js";
+import type { Config } from "../../config.js";
 import { AppError } from "../../errors.js";
-import { requireKey, requireSession } from "./auth.js";
 import { errorResponse } from "./error-response.js";
 import { hostGuard } from "./host-guard.js";
 import type { HttpEnv } from "./http-env.js";
 import type { McpHttpHandler } from "./mcp-http.js";
-import { rateLimit } from "./rate-limit.js";
-import { actionRoutes } from "./routes/action-routes.js";
-import { sessionRoutes } from "./routes/session-routes.js";
+import { bindEndpoints } from "./rest-routes.js";
 
 export interface HttpAppParts {
+  config: Config;
   service: Service;
   mcp: McpHttpHandler;
-  /** Extra route groups (added by later domains) registered after the built-in ones. */
-  routes?: ReadonlyArray<(app: Hono<HttpEnv>) => void>;
+  /** Every REST endpoint, bound in one loop. */
+  endpoints: readonly AnyEndpoint[];
 }
 
 /**
- * The HTTP face of pks: MCP at `/mcp`, REST under `/v1`. Middleware order:
- * host/origin guard, authentication, rate limit, route; every error becomes
- * the JSON envelope.
+ * The HTTP face of pks: MCP at `/mcp`, REST under `/v1`. The host/origin
+ * guard runs first on every route; each REST endpoint then runs through the
+ * service's pipeline (authenticate, rate limit, scope, tier, level,
+ * validate, run); every error becomes the JSON envelope.
  */
 export function createHttpApp(parts: HttpAppParts): Hono<HttpEnv> {
   const { service, mcp } = parts;
-  const deps = service.deps;
   const app = new Hono<HttpEnv>();
   app.onError((err, c) => errorResponse(c, err));
   app.notFound((c) => errorResponse(c, new AppError("not_found")));
-  app.use("*", hostGuard(deps.config));
-
-  const byKey = requireKey(deps);
-  const bySession = requireSession(deps);
-  const limited = rateLimit(deps);
-  app.use("/v1/*", (c, next) => (isSessionPath(c.req.path) ? bySession(c, next) : byKey(c, next)));
-  app.use("/v1/*", limited);
-  app.use("/mcp", byKey, limited);
-
-  app.on(["GET", "POST", "DELETE"], "/mcp", (c) => mcp.handle(c));
-  actionRoutes(app, service);
-  sessionRoutes(app, deps);
-  for (const add of parts.routes ?? []) add(app);
+  app.use("*", hostGuard(parts.config));
+  app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {
+    c.set("principal", await service.admit(c.req.header("authorization")));
+    return mcp.handle(c);
+  });
+  bindEndpoints(app, service, parts.endpoints);
   refuseOtherMethods(app);
   return app;
-}
-
-/** Type-schema and proposal routes take a session token instead of an API key. */
-function isSessionPath(path: string): boolean {
-  return /^\/v1\/projects\/[^/]+\/(entities\/[^/]+\/schema(\/.*)?|category-proposals(\/.*)?)$/.test(path);
 }
 
 /** Any method not served on a known path answers 405 (the path exists, the method does not). */

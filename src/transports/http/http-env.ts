@@ -1,4 +1,4 @@
-import type { Principal } from "../../core/principal.js";
+import type { Principal } from "../../access/principal.js";
 
 /** Per-request values set by middleware. */
 export interface HttpEnv {

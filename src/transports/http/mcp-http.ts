@@ -2,8 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
-import { resolveProject } from "../../core/project-access.js";
-import type { Principal } from "../../core/principal.js";
+import type { Principal } from "../../access/principal.js";
 import type { Service } from "../../core/service.js";
 import { createMcpServer } from "../mcp-server.js";
 import type { HttpEnv } from "./http-env.js";
@@ -61,7 +60,7 @@ export class McpHttpHandler {
 
   async #open(c: Context<HttpEnv>, principal: Principal, body: unknown): Promise<Response> {
     const named = c.req.header("x-project-id") || c.req.query("projectId") || undefined;
-    const { projectId } = await resolveProject(this.#opts.service.deps.db, principal, named);
+    const { projectId } = await this.#opts.service.resolveScope(principal, named);
     if (this.#sessions.size >= this.#opts.maxSessions) this.#evictOldest();
     let session: McpSession | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({

@@ -1,5 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { createCursorCodec, pageLimit } from "../../../src/core/cursor.js";
+import { createCursorCodec } from "../../../src/core/cursor.js";
+import { limitParam } from "../../../src/core/paging.js";
+
+const pageLimit = (raw: string | undefined) => limitParam.parse(raw);
 
 describe("cursors", () => {
   const codec = createCursorCodec("secret-1");

@@ -1,0 +1,160 @@
+import { z } from "zod";
+import { INGEST_BODY_LIMIT, defineEndpoint } from "../core/endpoint.js";
+import type { AnyEndpoint } from "../core/endpoint.js";
+import { AppError } from "../errors.js";
+import { fileSchema } from "../graph/resources.js";
+import { decodeBase64 } from "./accept/accept-files.js";
+import type { IncomingFile } from "./accept/accept-files.js";
+import { CHUNK_ID, findMissingChunks, storeChunk } from "./accept/chunks.js";
+import { ingestAnswerSchema, ingestBatch } from "./accept/ingest-batch.js";
+import { leaseStatus, leaseStatusSchema } from "./accept/lease-status.js";
+import { replaceContent } from "./accept/replace-content.js";
+
+const MAX_CHUNK_IDS = 1000;
+const projectParams = z.object({ projectId: z.string() });
+const bare = (message: string) => ({ message, params: { bare: true } });
+
+/**
+ * The ingest body. Only its outer shape is checked here: each file entry is
+ * judged on its own by the per-file checks (a bad entry is a refusal, never
+ * a 400), so entries are taken as they come and decoded from base64.
+ */
+const ingestBody = z.object({
+  files: z
+    .unknown()
+    .optional()
+    .superRefine((files, ctx) => {
+      if (files === undefined || files === null || (Array.isArray(files) && files.length === 0)) {
+        ctx.addIssue({ code: "custom", message: "this call carries no files", params: { appError: "no_files" } });
+      } else if (!Array.isArray(files)) {
+        ctx.addIssue({ code: "custom", message: "invalid request body", params: { appError: "invalid_request_body" } });
+      }
+    })
+    .transform((files) => (files as unknown[]).map(toIncoming)),
+  intent: z
+    .unknown()
+    .optional()
+    .refine((s) => s === undefined || s === null || (typeof s === "string" && s.length <= 2000), bare("intent must be a string of at most 2000 characters"))
+    .transform((s) => (typeof s === "string" ? s : undefined)),
+});
+
+const chunkId = z.string().refine((s) => CHUNK_ID.test(s), bare("chunk id must be sha256:<64 hex>"));
+
+/** Ingest, lease reads, chunk upload and content replacement. */
+export const ingestEndpoints: AnyEndpoint[] = [
+  defineEndpoint({
+    name: "ingest.create",
+    method: "POST",
+    path: "/v1/projects/:projectId/ingest",
+    summary: "Read files in: bytes ride the request (base64); per-file refusals with reasons",
+    project: "path",
+    access: "editor",
+    bodyLimit: { bytes: INGEST_BODY_LIMIT, error: "request_too_large" },
+    input: z.object({ params: projectParams, body: ingestBody }),
+    output: ingestAnswerSchema,
+    async run({ body }, ctx) {
+      const answer = await ingestBatch(ctx.db, ctx.scope, { files: body.files, intent: body.intent }, ctx.tools);
+      if (answer.accepted.length > 0) ctx.tools.reading.kick();
+      return answer;
+    },
+  }),
+  defineEndpoint({
+    name: "ingest.lease",
+    method: "GET",
+    path: "/v1/projects/:projectId/ingest",
+    summary: "The project's ingestion lease with live file counts",
+    project: "path",
+    access: "viewer",
+    input: z.object({ params: projectParams }),
+    output: leaseStatusSchema,
+    run: (_input, ctx) => leaseStatus(ctx.db, ctx.scope, ctx.tools),
+  }),
+  defineEndpoint({
+    name: "ingest.lease.get",
+    method: "GET",
+    path: "/v1/projects/:projectId/ingest/:leaseId",
+    summary: "The project's lease by id",
+    project: "path",
+    access: "viewer",
+    input: z.object({ params: projectParams.extend({ leaseId: z.string() }) }),
+    output: leaseStatusSchema,
+    async run({ params }, ctx) {
+      const status = await leaseStatus(ctx.db, ctx.scope, ctx.tools);
+      if (status.leaseId !== params.leaseId) throw new AppError("lease_not_found");
+      return status;
+    },
+  }),
+  defineEndpoint({
+    name: "chunks.missing",
+    method: "POST",
+    path: "/v1/projects/:projectId/chunks/missing",
+    summary: "Which chunk ids the project does not hold yet",
+    project: "path",
+    access: "editor",
+    input: z.object({
+      params: projectParams,
+      body: z.object({
+        chunkIds: z
+          .unknown()
+          .optional()
+          .refine(
+            (ids) => Array.isArray(ids) && ids.length <= MAX_CHUNK_IDS && ids.every((id) => typeof id === "string" && CHUNK_ID.test(id)),
+            bare(`chunkIds must be up to ${MAX_CHUNK_IDS} ids of the form sha256:<64 hex>`),
+          )
+          .transform((ids) => ids as string[]),
+      }),
+    }),
+    output: z.object({ missing: z.array(z.string()) }),
+    run: ({ body }, ctx) => findMissingChunks(ctx.db, ctx.scope, body.chunkIds),
+  }),
+  defineEndpoint({
+    name: "chunks.put",
+    method: "PUT",
+    path: "/v1/projects/:projectId/chunks/:chunkId",
+    summary: "Store raw bytes under their sha256 chunk id",
+    project: "path",
+    access: "editor",
+    body: "bytes",
+    bodyLimit: { bytes: INGEST_BODY_LIMIT, error: "request_too_large" },
+    input: z.object({ params: projectParams.extend({ chunkId }), body: z.instanceof(Uint8Array) }),
+    output: z.object({ chunkId: z.string(), size: z.number().int() }),
+    run: ({ params, body }, ctx) => storeChunk(ctx.db, ctx.scope, { chunkId: params.chunkId, bytes: body }, ctx.tools),
+  }),
+  defineEndpoint({
+    name: "files.content.put",
+    method: "PUT",
+    path: "/v1/projects/:projectId/files/:fileId/content",
+    summary: "Move a file to stored chunk bytes and re-read only what changed",
+    project: "path",
+    access: "editor",
+    input: z.object({
+      params: projectParams.extend({ fileId: z.string() }),
+      body: z.object({
+        chunkId: z.unknown().optional().refine((s) => typeof s === "string" && CHUNK_ID.test(s), bare("chunkId must be sha256:<64 hex>")).transform((s) => s as string),
+        fileSize: z
+          .unknown()
+          .optional()
+          .refine((n) => n === undefined || (Number.isSafeInteger(n) && (n as number) >= 0), bare("fileSize must be a non-negative integer"))
+          .transform((n) => n as number | undefined),
+      }),
+    }),
+    output: fileSchema,
+    async run({ params, body }, ctx) {
+      const file = await replaceContent(ctx.db, ctx.scope, { fileId: params.fileId, chunkId: body.chunkId, fileSize: body.fileSize }, ctx.tools);
+      ctx.tools.reading.kick();
+      return file;
+    },
+  }),
+];
+
+function toIncoming(f: unknown): IncomingFile {
+  const o = (f !== null && typeof f === "object" && !Array.isArray(f) ? f : {}) as Record<string, unknown>;
+  const decoded = decodeBase64(o.content);
+  return {
+    path: o.path,
+    bytes: "bytes" in decoded ? decoded.bytes : undefined,
+    bytesProblem: "problem" in decoded ? decoded.problem : undefined,
+    contentType: o.contentType,
+    includeSecret: o.includeSecret,
+  };
+}
