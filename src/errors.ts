@@ -42,6 +42,8 @@ export const ERROR_TABLE = {
   schema_moved: { status: 409, message: "schema moved to version" },
   category_proposal_settled: { status: 409, message: "category proposal already settled" },
   conflict: { status: 409, message: "conflict" },
+  headers_too_large: { status: 431, message: "request headers too large" },
+  bad_request: { status: 400, message: "bad request" },
   request_too_large: {
     status: 413,
     message: "this request was too large to read; send fewer files at a time",

@@ -1,5 +1,3 @@
-import { serve } from "@hono/node-server";
-import type { ServerType } from "@hono/node-server";
 import { Command } from "commander";
 import { createApiKey } from "../access/create-api-key.js";
 import { ensureLocalProject } from "../access/local-project.js";
@@ -8,6 +6,7 @@ import { hasLiveProjectKey } from "../store/access/api-keys.js";
 import { loadConfig } from "../config.js";
 import { watchFolder } from "../ingest/folder/folder-watch.js";
 import { log } from "../logger.js";
+import { listen } from "../transports/http/listen.js";
 import { PKS_VERSION } from "../version.js";
 import { withStoreOptions } from "./store-options.js";
 import { summaryLine } from "./sync-report.js";
@@ -56,13 +55,6 @@ export function serveCommand(): Command {
         await app.close();
       });
     });
-}
-
-function listen(fetch: (req: Request) => Response | Promise<Response>, hostname: string, port: number): Promise<ServerType> {
-  return new Promise((resolve, reject) => {
-    const server = serve({ fetch, hostname, port }, () => resolve(server));
-    server.once("error", reject);
-  });
 }
 
 /** Closes cleanly on SIGINT/SIGTERM. */

@@ -2,9 +2,10 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import ignore from "ignore";
 import type { Ignore } from "ignore";
+import { NEVER_READ_FOLDERS } from "../accept/normalize-path.js";
 
 /** Folders never synced, whatever any ignore file says: version control and pks's own store. */
-const NEVER = new Set([".git", ".hg", ".svn", ".pks"]);
+const NEVER = NEVER_READ_FOLDERS;
 
 /** Files whose change alters the rules themselves. */
 export const RULE_FILES = new Set([".gitignore", ".pksignore"]);

@@ -183,8 +183,9 @@ export async function readFilePage(
   const args: unknown[] = [...f.projectIds];
   let sql = `SELECT * FROM files WHERE status <> 'retired' AND project_id IN (${f.projectIds.map(() => "?").join(", ")})`;
   if (f.pathPrefix) {
+    // SQLite's substr counts code points, JavaScript's length UTF-16 units: count code points here too.
     sql += " AND substr(path, 1, ?) = ?";
-    args.push(f.pathPrefix.length, f.pathPrefix);
+    args.push([...f.pathPrefix].length, f.pathPrefix);
   }
   if (f.status) {
     sql += " AND status = ?";

@@ -89,7 +89,9 @@ export class McpHttpHandler {
       return jsonRpcError(404, "Session not found");
     }
     session.lastSeen = Date.now();
-    return session.transport.handleRequest(c.req.raw);
+    // Every POST is read here, 1 MiB at most (400 \`invalid request body\` past it), never by the SDK's own larger limit.
+    if (c.req.method !== "POST") return session.transport.handleRequest(c.req.raw);
+    return session.transport.handleRequest(c.req.raw, { parsedBody: await readJsonObjectOrArray(c.req.raw) });
   }
 
   #sweep(): void {
