@@ -1,26 +1,14 @@
 import { get_encoding } from "tiktoken";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import type { codeContextPackOutput } from "../../tools/code-context-pack.js";
 import { actions } from "../../tools/index.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
 import { connectMcpClient } from "../support/mcp-client.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 
-interface Declaration {
-  symbol: string;
-  symbolId: string;
-  kind: string;
-  fileId: string;
-  filepath: string;
-  lines: [number, number];
-  body: string;
-}
-interface Pack {
-  budget: number;
-  used: number;
-  declarations: Declaration[];
-  files: Array<{ fileId: string; filepath: string; reason: string }>;
-}
+type Pack = z.infer<typeof codeContextPackOutput>;
 
 const FILES: Array<[string, string]> = [
   [

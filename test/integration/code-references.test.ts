@@ -1,20 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { CodeReferenceItem } from "../../src/graph/resources.js";
 import { actions } from "../../tools/index.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
 import { connectMcpClient } from "../support/mcp-client.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 
-interface Row {
-  symbol: string;
-  kind: "declaration" | "usage";
-  filepath: string;
-  lines: [number, number];
-  symbolId: string | null;
-  label: string;
-  sublabel: string;
-  ambiguous: boolean;
-}
+type Row = CodeReferenceItem;
 
 const ALPHA = `export const alpha = 1;
 export const Alphabet = "abc";
