@@ -9,7 +9,6 @@
  *   the difference to code_context_pack is the ranking and the cut alone.
  */
 import type { Db } from "../../src/store/db.js";
-import { jsonRowCounter } from "../../src/retrieve/json-tokens.js";
 import { symbolDocument } from "../../src/ingest/read/symbol-document.js";
 import { packedDeclaration } from "../../src/retrieve/code/packed-rows.js";
 import type { PackedDeclaration } from "../../src/retrieve/code/packed-rows.js";
@@ -87,7 +86,7 @@ export class DeclarationBm25 {
           );
     const briefs = new Map((await declarationsByIds(this.db, projectIds, hits.map((h) => h.symbol_id))).map((d) => [d.symbolId, d]));
     const ranked = hits.flatMap((h) => (briefs.has(h.symbol_id) ? [packedDeclaration(briefs.get(h.symbol_id)!)] : []));
-    const packed = packRows(ranked, budget, jsonRowCounter(count), (rows) => JSON.stringify({ declarations: rows, files: [] }));
+    const packed = packRows(ranked, budget, count, (rows) => JSON.stringify({ declarations: rows, files: [] }));
     return { declarations: packed.rows, used: packed.used };
   }
 }

@@ -1,5 +1,11 @@
+/**
+ * The one token counter of retrieval: memory answers and code packs are
+ * both packed to a budget counted here, and the budget a caller names is
+ * the count of tiktoken's own encoder.
+ */
 import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
 import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 
 export type TokenEncoding = "o200k_base" | "cl100k_base";
 
@@ -7,28 +13,64 @@ export type TokenEncoding = "o200k_base" | "cl100k_base";
 export type TokenCounter = (text: string) => number;
 
 /**
- * Byte-pair encoding is quadratic in the length of one pre-token, and only
- * an unbroken run of letters or digits makes a long one (punctuation and
- * spaces split pre-tokens already). Such runs are counted in slices, which
- * can only raise the count, so a budget checked against it stays safe;
- * everything else, compact JSON included, is counted exactly.
+ * Byte-pair encoding takes time quadratic in the length of one pre-token
+ * (the pieces the encoding's split pattern cuts a text into), so a
+ * pre-token longer than this (a rule of 2,000 `=`, a run of spaces) is
+ * counted in slices of this length: close, but not exact. A text with no
+ * such pre-token (compact JSON, hashes and numbers included) is counted
+ * exactly.
  */
-const MAX_RUN = 256;
-const LONG_RUN = new RegExp(`([\\p{L}\\p{N}]{${MAX_RUN + 1},})`, "u");
+const MAX_PIECE = 256;
 
-/** A counter for the tiktoken encoding, with identical counts to tiktoken's own. */
-export function tokenCounter(encoding: TokenEncoding): TokenCounter {
-  const count = encoding === "o200k_base" ? countO200k : countCl100k;
-  return (text) => {
-    if (text.length <= MAX_RUN || !LONG_RUN.test(text)) return count(text);
-    let total = 0;
-    for (const [i, part] of text.split(LONG_RUN).entries()) {
-      if (i % 2 === 0) {
-        if (part) total += count(part);
-        continue;
-      }
-      for (let at = 0; at < part.length; at += MAX_RUN) total += count(part.slice(at, at + MAX_RUN));
+/**
+ * Runs that a long pre-token is made of: letters, punctuation (with the
+ * line breaks and slashes that may follow it), or white space. A text
+ * without one is counted whole, which is exact.
+ */
+const LONG_RUN_HINT = new RegExp(`[\\p{L}\\p{M}]{${MAX_PIECE - 8},}|[^\\s\\p{L}\\p{N}]{${MAX_PIECE - 8},}|[\\r\\n/]{${MAX_PIECE - 8},}|\\s{${MAX_PIECE - 8},}`, "u");
+
+/** Text that looks like a special token (`<|endoftext|>`) is counted as the ordinary text it is. */
+const ORDINARY = { disallowedSpecial: new Set<string>() };
+
+const ENCODINGS = {
+  o200k_base: { count: (text: string) => countO200k(text, ORDINARY), split: O200K_TOKEN_SPLIT_REGEX },
+  cl100k_base: { count: (text: string) => countCl100k(text, ORDINARY), split: CL100K_TOKEN_SPLIT_REGEX },
+} satisfies Record<TokenEncoding, { count: TokenCounter; split: RegExp }>;
+
+/**
+ * Counts the text between long pre-tokens whole and each long pre-token in
+ * slices. The split pattern has no look-behind, so text cut where it cuts
+ * splits as it did within the whole, except that white space at the end of
+ * a cut may join up (`" \t"` before `"==="` is two pre-tokens, alone it is
+ * one): those last white-space pre-tokens are counted one by one.
+ */
+function countAroundLongPieces(text: string, count: TokenCounter, split: RegExp): number {
+  let total = 0;
+  let from = 0;
+  let spaces: string[] = [];
+  for (const match of text.matchAll(split)) {
+    const piece = match[0];
+    if (piece.length <= MAX_PIECE) {
+      if (/^\s+$/.test(piece)) spaces.push(piece);
+      else spaces = [];
+      continue;
     }
-    return total;
-  };
+    const trailing = spaces.reduce((n, p) => n + p.length, 0);
+    if (match.index - trailing > from) total += count(text.slice(from, match.index - trailing));
+    for (const space of spaces) total += count(space);
+    for (let at = 0; at < piece.length; at += MAX_PIECE) total += count(piece.slice(at, at + MAX_PIECE));
+    from = match.index + piece.length;
+    spaces = [];
+  }
+  return from < text.length ? total + count(text.slice(from)) : total;
+}
+
+/**
+ * A counter for the tiktoken encoding: identical to tiktoken's count
+ * (`encode_ordinary`) for any text without a pre-token longer than 256
+ * characters, serialized answer rows included.
+ */
+export function tokenCounter(encoding: TokenEncoding): TokenCounter {
+  const { count, split } = ENCODINGS[encoding];
+  return (text) => (text.length <= MAX_PIECE || !LONG_RUN_HINT.test(text) ? count(text) : countAroundLongPieces(text, count, split));
 }

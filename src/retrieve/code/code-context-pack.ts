@@ -3,7 +3,6 @@ import type { TokenCounter } from "../token-counter.js";
 import type { Queryable } from "../../store/db.js";
 import { rankDeclarations } from "./rank-declarations.js";
 import type { RankedFile, RankWeights } from "./rank-declarations.js";
-import { jsonRowCounter } from "../json-tokens.js";
 import { packedDeclaration } from "./packed-rows.js";
 import type { PackedDeclaration, PackedFile } from "./packed-rows.js";
 import { DECLARATION_CUT, FILE_CUT, relevanceCut } from "./relevance-cut.js";
@@ -63,6 +62,6 @@ export async function codeContextPack(q: Queryable, projectIds: readonly string[
   const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
   const declarations = relevanceCut(ranking.declarations, req.tuning?.declarations ?? DECLARATION_CUT).map((d) => packedDeclaration(d.declaration));
   const files = relevanceCut(ranking.files, req.tuning?.files ?? FILE_CUT).map(fileRow);
-  const packed = pack(declarations, files, req.budget, jsonRowCounter(count));
+  const packed = pack(declarations, files, req.budget, count);
   return { budget: req.budget, used: packed.used, ...shape(packed.rows) };
 }

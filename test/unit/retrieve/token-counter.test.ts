@@ -1,7 +1,10 @@
 import { readFileSync } from "node:fs";
+import fc from "fast-check";
 import { get_encoding } from "tiktoken";
 import { describe, expect, it } from "vitest";
 import { tokenCounter } from "../../../src/retrieve/token-counter.js";
+
+const ENCODINGS = ["o200k_base", "cl100k_base"] as const;
 
 const SAMPLES = [
   "",
@@ -9,37 +12,78 @@ const SAMPLES = [
   '{"cellId":"cel_1AbC","text":"Payments settle nightly. Refunds take five days."}',
   "Ünïcödé, emoji 👩‍💻 and 日本語のテキスト, mixed\ttabs\nand newlines.",
   "function parseConfig(path: string): Config { return JSON.parse(readFileSync(path, 'utf8')); }",
+  `sha256:${"0123456789abcdef".repeat(40)} and ${"1234567890".repeat(50)}`,
   readFileSync(new URL("../../../README.md", import.meta.url), "utf8"),
   readFileSync(new URL("../../../src/errors.ts", import.meta.url), "utf8"),
 ];
 
+/** Rows as the code pack serializes them. */
+const declaration = fc.record({
+  symbol: fc.stringMatching(/^[A-Za-z_$][\w$.]{0,40}$/),
+  symbolId: fc.stringMatching(/^sym_[\w-]{22}$/),
+  kind: fc.constantFrom("function", "method", "class", "variable"),
+  fileId: fc.stringMatching(/^fil_[\w]{22}$/),
+  filepath: fc.stringMatching(/^[\w./-]{1,120}$/),
+  lines: fc.tuple(fc.nat(5000), fc.nat(5000)),
+  body: fc.oneof(fc.string({ maxLength: 200 }), fc.stringMatching(/^[0-9a-f]{200,400}$/)),
+});
+const file = fc.record({
+  fileId: fc.stringMatching(/^fil_[\w]{22}$/),
+  filepath: fc.stringMatching(/^[\w./-]{1,120}$/),
+  reason: fc.constantFrom("match", "referenced", "imports"),
+});
+
 describe("token counting", () => {
-  for (const encoding of ["o200k_base", "cl100k_base"] as const) {
-    it(`${encoding}: identical to tiktoken on prose, code, JSON and unicode`, () => {
+  for (const encoding of ENCODINGS) {
+    it(`${encoding}: identical to tiktoken on prose, code, JSON, hashes and unicode`, () => {
       const reference = get_encoding(encoding);
       const count = tokenCounter(encoding);
-      for (const s of SAMPLES) expect(count(s), s.slice(0, 40)).toBe(reference.encode(s).length);
+      for (const s of SAMPLES) expect(count(s), s.slice(0, 40)).toBe(reference.encode_ordinary(s).length);
+      reference.free();
+    });
+
+    it(`${encoding}: identical to tiktoken on serialized pack rows`, () => {
+      const reference = get_encoding(encoding);
+      const count = tokenCounter(encoding);
+      fc.assert(
+        fc.property(fc.array(declaration, { maxLength: 12 }), fc.array(file, { maxLength: 12 }), (declarations, files) => {
+          const text = JSON.stringify({ declarations, files });
+          expect(count(text)).toBe(reference.encode_ordinary(text).length);
+        }),
+        { numRuns: 150 },
+      );
+      const cells = JSON.stringify({ cells: Array.from({ length: 40 }, (_, i) => ({ cellId: `cel_${i}`, text: `https://example.com/a/b/c?d=${i}` })) });
+      expect(cells.length).toBeGreaterThan(300);
+      expect(count(cells)).toBe(reference.encode_ordinary(cells).length);
+      reference.free();
+    });
+
+    it(`${encoding}: counts text shaped like a special token as ordinary text`, () => {
+      const reference = get_encoding(encoding);
+      const text = "a model stops at <|endoftext|> or <|fim_prefix|>";
+      expect(tokenCounter(encoding)(text)).toBe(reference.encode_ordinary(text).length);
+      reference.free();
+    });
+
+    it(`${encoding}: counts the text around a long pre-token as the whole counts it`, () => {
+      const reference = get_encoding(encoding);
+      const count = tokenCounter(encoding);
+      // Slices of 256 dashes happen to cut where tokens end, so these stay exact; the white space before the rule must not join up.
+      for (const text of [`x \t${"-".repeat(1024)}\n  y`, `a  ${" ".repeat(768)}b`, `k \t${"/".repeat(512)} z`]) {
+        expect(count(text), JSON.stringify(text.slice(0, 4))).toBe(reference.encode_ordinary(text).length);
+      }
       reference.free();
     });
   }
 
-  it("counts compact JSON with long punctuated runs exactly", () => {
-    const reference = get_encoding("o200k_base");
+  it("guards huge runs: counted in slices, quickly, never fewer tokens than exact on a run of one letter", () => {
     const count = tokenCounter("o200k_base");
-    const json = JSON.stringify({ cells: Array.from({ length: 40 }, (_, i) => ({ cellId: `cel_${i}`, text: `https://example.com/a/b/c?d=${i}` })) });
-    expect(json.length).toBeGreaterThan(300);
-    expect(count(json)).toBe(reference.encode(json).length);
-    reference.free();
-  });
-
-  it("guards huge single-character runs: counted in slices, never fewer tokens than exact", () => {
-    const count = tokenCounter("o200k_base");
-    const run = "a".repeat(1_000_000);
-    const sliced = count(run);
-    expect(sliced).toBeGreaterThan(0);
+    expect(count("a".repeat(1_000_000))).toBeGreaterThan(0);
+    expect(count("-".repeat(200_000))).toBeGreaterThan(0);
+    expect(count(" ".repeat(200_000))).toBeGreaterThan(0);
     const reference = get_encoding("o200k_base");
     const small = "x".repeat(5000);
-    expect(count(small)).toBeGreaterThanOrEqual(reference.encode(small).length);
+    expect(count(small)).toBeGreaterThanOrEqual(reference.encode_ordinary(small).length);
     reference.free();
   });
 });
