@@ -5,8 +5,8 @@ import type { CellKey, NewCell } from "../../store/graph/cells.js";
 import type { Queryable } from "../../store/db.js";
 import { insertFactions, liveFactionKeys, placeFaction, retireFactions } from "../../store/graph/factions.js";
 import type { FactionKey, NewFaction } from "../../store/graph/factions.js";
-import { applyCodeFacts } from "./apply-code-facts.js";
-import { applyDocumentEntities, linkSymbolMentions } from "./apply-document-entities.js";
+import { derivers } from "./derivers/index.js";
+import type { ReadTarget } from "./derivers/index.js";
 import { factionHash } from "./faction-hash.js";
 
 /** What one reading changed. */
@@ -18,18 +18,14 @@ export interface ReadingStats {
   cellsRetired: number;
 }
 
-interface Target {
-  projectId: string;
-  fileId: string;
-}
-
 /**
- * Persists a reading incrementally. Factions are matched to the live ones by
- * content hash: a match keeps its id and its cells (only its place moves);
- * new text gets new factions and cells; live factions left unmatched are
- * retired with their cells.
+ * Persists a reading incrementally, then runs its derivers (code facts,
+ * entities …). Factions are matched to the live ones by content hash: a
+ * match keeps its id and its cells (only its place moves); new text gets
+ * new factions and cells; live factions left unmatched are retired with
+ * their cells.
  */
-export async function applyReading(tx: Queryable, target: Target, output: ReadOutput, now: string): Promise<ReadingStats> {
+export async function applyReading(tx: Queryable, target: ReadTarget, output: ReadOutput, now: string): Promise<ReadingStats> {
   const existing = await liveFactionKeys(tx, target.fileId);
   const { factionIds, kept, retired } = matchFactions(existing, output);
   const stats: ReadingStats = { factionsKept: kept.size, factionsAdded: 0, factionsRetired: retired.length, cellsAdded: 0, cellsRetired: 0 };
@@ -66,12 +62,8 @@ export async function applyReading(tx: Queryable, target: Target, output: ReadOu
   await insertCells(tx, fresh, now);
   stats.cellsAdded = fresh.length;
   stats.cellsRetired = stale.length;
-  await applyCodeFacts(tx, target, output, { factionIds, cellIds: cellIds.ids }, now);
-  await applyDocumentEntities(tx, target, output, cellIds.ids, now);
-  if (output.code) {
-    const declared = output.code.declarations.flatMap((d) => [d.symbol, d.qualifiedName]);
-    await linkSymbolMentions(tx, target.projectId, [...new Set(declared)]);
-  }
+  const reading = { file: target, output, ids: { factionIds, cellIds: cellIds.ids }, now };
+  for (const deriver of derivers) await deriver.derive(tx, reading);
   return stats;
 }
 

@@ -4,24 +4,19 @@
  * imports replaced whole, its path keys, its graph entities and links, and
  * the declarations' full-text search rows.
  */
-import { fileKeysFor } from "../../code/module-keys.js";
-import { indexFileSymbols } from "./index-symbols.js";
-import type { ReadOutput } from "../../readers/reader.js";
-import { replaceFileReferences } from "../../store/code/code-references.js";
-import type { Queryable } from "../../store/db.js";
-import { replaceFileImports, replaceFileModuleKeys } from "../../store/code/file-imports.js";
-import { getFile } from "../../store/files/files.js";
-import { liveSymbolIdsOfFile, retireSymbols, upsertSymbols } from "../../store/code/symbols.js";
-import type { SymbolRecord } from "../../store/code/symbols.js";
-import { linkDeclarationCells, upsertCodeEntities } from "./code-entities.js";
-import type { CodeEntityIds, DeclaredUnit } from "./code-entities.js";
-import { importRows, referenceRows } from "./reference-rows.js";
-
-/** Ids the reading gave its factions and cells, by index in the output. */
-export interface ReadingIds {
-  factionIds: readonly string[];
-  cellIds: readonly string[];
-}
+import { fileKeysFor } from "../../../code/module-keys.js";
+import type { ReadOutput } from "../../../readers/reader.js";
+import { replaceFileReferences } from "../../../store/code/code-references.js";
+import { replaceFileImports, replaceFileModuleKeys } from "../../../store/code/file-imports.js";
+import { liveSymbolIdsOfFile, retireSymbols, upsertSymbols } from "../../../store/code/symbols.js";
+import type { SymbolRecord } from "../../../store/code/symbols.js";
+import type { Queryable } from "../../../store/db.js";
+import { getFile } from "../../../store/files/files.js";
+import { linkDeclarationCells, upsertCodeEntities } from "../code-entities.js";
+import type { CodeEntityIds, DeclaredUnit } from "../code-entities.js";
+import { indexFileSymbols } from "../index-symbols.js";
+import { importRows, referenceRows } from "../reference-rows.js";
+import type { Deriver, ReadingIds } from "./deriver.js";
 
 /** Each declaration once (by symbol id) with its faction and cell. */
 function declaredUnits(output: ReadOutput, ids: ReadingIds): DeclaredUnit[] {
@@ -80,24 +75,21 @@ async function writeSymbols(
  * Writes the code index of one reading; a reading without code facts
  * leaves the index alone.
  */
-export async function applyCodeFacts(
-  tx: Queryable,
-  target: { projectId: string; fileId: string },
-  output: ReadOutput,
-  ids: ReadingIds,
-  now: string,
-): Promise<void> {
-  const facts = output.code;
-  if (!facts) return;
-  const row = await getFile(tx, target.projectId, target.fileId);
-  if (!row) return;
-  const file = { projectId: target.projectId, fileId: target.fileId, path: row.path };
-  const units = declaredUnits(output, ids);
-  const entities = await upsertCodeEntities(tx, file, units, now);
-  await writeSymbols(tx, file, facts.language, units, entities, now);
-  await indexFileSymbols(tx, file.fileId);
-  await linkDeclarationCells(tx, units, entities);
-  await replaceFileReferences(tx, file, referenceRows(facts));
-  await replaceFileImports(tx, file.projectId, file.fileId, importRows(facts, file.path));
-  await replaceFileModuleKeys(tx, file.projectId, file.fileId, fileKeysFor(facts.language, file.path));
-}
+export const codeFactsDeriver: Deriver = {
+  name: "code-facts",
+  async derive(tx, { file: target, output, ids, now }) {
+    const facts = output.code;
+    if (!facts) return;
+    const row = await getFile(tx, target.projectId, target.fileId);
+    if (!row) return;
+    const file = { projectId: target.projectId, fileId: target.fileId, path: row.path };
+    const units = declaredUnits(output, ids);
+    const entities = await upsertCodeEntities(tx, file, units, now);
+    await writeSymbols(tx, file, facts.language, units, entities, now);
+    await indexFileSymbols(tx, file.fileId);
+    await linkDeclarationCells(tx, units, entities);
+    await replaceFileReferences(tx, file, referenceRows(facts));
+    await replaceFileImports(tx, file.projectId, file.fileId, importRows(facts, file.path));
+    await replaceFileModuleKeys(tx, file.projectId, file.fileId, fileKeysFor(facts.language, file.path));
+  },
+};
