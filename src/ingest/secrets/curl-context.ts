@@ -2,6 +2,7 @@
  * Whether an offset sits on a `curl` command line, following shell line
  * continuations (`\`, PowerShell `` ` ``, cmd `^`) back to the `curl` word.
  */
+import { lastBefore } from "../../text/sorted-offsets.js";
 import type { ScanText } from "./secret-rule.js";
 
 const CURL_WORD = /(?<![A-Za-z0-9_-])curl(?![A-Za-z0-9_-])/gi;
@@ -28,18 +29,6 @@ function buildIndex(text: string): CurlIndex {
     if (last !== "\\" && last !== "`" && last !== "^") breaks.push(nl);
   }
   return { curls, breaks };
-}
-
-/** The last element of ascending `values` that is `< target`, or -1. */
-function lastBefore(values: readonly number[], target: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((values[mid] ?? 0) < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo > 0 ? (values[lo - 1] ?? -1) : -1;
 }
 
 /**

@@ -4,6 +4,7 @@
  * `stringData` values (as opposed to an empty Secret, or a Helm template
  * whose values are `{{ ... }}` expressions filled in at deploy time).
  */
+import { lowerBound } from "../../text/sorted-offsets.js";
 import type { ScanText } from "./secret-rule.js";
 
 /** How far from the `kind` line a data entry may sit, in characters. */
@@ -97,18 +98,6 @@ function buildIndex(text: string): ManifestIndex {
   }
   dataKeys.sort((a, b) => a - b);
   return { separators, dataKeys };
-}
-
-/** Index of the first element of ascending `values` that is `>= target`. */
-function lowerBound(values: readonly number[], target: number): number {
-  let lo = 0;
-  let hi = values.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if ((values[mid] ?? 0) < target) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**
