@@ -6,11 +6,9 @@
  * location keys at all; their text is the block's plain text.
  */
 import { parseDocument } from "htmlparser2";
-import { DocumentBuilder } from "../shared/document-builder.js";
-import type { BlockSpan } from "../shared/document-builder.js";
-import { fenceMediaType } from "../shared/fence-media-type.js";
 import { matchesKind } from "../shared/file-kind.js";
-import { BLOCK_FACTION_TYPE, htmlBlocks } from "../html/html-blocks.js";
+import { htmlBlocks } from "../html/html-blocks.js";
+import { readHtmlBlocks } from "../html/html-reader.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
 import { declaredUnpackedSize } from "../shared/zip-size.js";
 
@@ -49,18 +47,8 @@ async function toHtml(bytes: Uint8Array): Promise<string> {
 
 async function readDocx(input: ReaderInput): Promise<ReadOutput> {
   const html = await toHtml(input.bytes);
-  const builder = new DocumentBuilder();
-  for (const block of htmlBlocks(parseDocument(html), { guessTableHeaders: true })) {
-    const span: BlockSpan = {
-      factionType: BLOCK_FACTION_TYPE[block.kind],
-      inferredType: block.kind === "code" ? fenceMediaType(block.lang) : DOCX_TYPE,
-      location: {},
-      text: block.plain,
-    };
-    if (block.kind === "heading") builder.heading(block.level ?? 1, block.cells[0] ?? "", span);
-    else builder.block(span, block.cells);
-  }
-  return builder.finish();
+  const blocks = htmlBlocks(parseDocument(html), { guessTableHeaders: true });
+  return readHtmlBlocks(blocks, DOCX_TYPE, (block) => ({ location: {}, text: block.plain }));
 }
 
 /** Reader for Word documents (`.docx`). */

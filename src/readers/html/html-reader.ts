@@ -47,25 +47,40 @@ function sourceRange(block: HtmlBlock, source: string): [number, number] {
   return [start, end];
 }
 
+/**
+ * The output of HTML blocks, of a page or of a converted Word document:
+ * headings thread the sections, other blocks carry their cells. Spans are
+ * typed `inferredType`, code blocks by their language; `place` gives each
+ * block's location and faction text.
+ */
+export function readHtmlBlocks(
+  blocks: Iterable<HtmlBlock>,
+  inferredType: string,
+  place: (block: HtmlBlock) => Pick<BlockSpan, "location" | "text">,
+): ReadOutput {
+  const builder = new DocumentBuilder();
+  for (const block of blocks) {
+    const span: BlockSpan = {
+      factionType: BLOCK_FACTION_TYPE[block.kind],
+      inferredType: block.kind === "code" ? fenceMediaType(block.lang) : inferredType,
+      ...place(block),
+    };
+    if (block.kind === "heading") builder.heading(block.level ?? 1, block.cells[0] ?? "", span);
+    else builder.block(span, block.cells);
+  }
+  return builder.finish();
+}
+
 function readHtml(input: ReaderInput): ReadOutput {
   const source = decodeText(input.bytes);
   // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
   if (source === undefined) return new DocumentBuilder().finish();
   const doc = parseDocument(source, { withStartIndices: true, withEndIndices: true });
   const lines = new LineIndex(source);
-  const builder = new DocumentBuilder();
-  for (const block of htmlBlocks(mainContent(doc), { guessTableHeaders: false })) {
+  return readHtmlBlocks(htmlBlocks(mainContent(doc), { guessTableHeaders: false }), "text/html", (block) => {
     const [start, end] = sourceRange(block, source);
-    const span: BlockSpan = {
-      factionType: BLOCK_FACTION_TYPE[block.kind],
-      inferredType: block.kind === "code" ? fenceMediaType(block.lang) : "text/html",
-      location: lines.span(start, end),
-      text: source.slice(start, end),
-    };
-    if (block.kind === "heading") builder.heading(block.level ?? 1, block.cells[0] ?? "", span);
-    else builder.block(span, block.cells);
-  }
-  return builder.finish();
+    return { location: lines.span(start, end), text: source.slice(start, end) };
+  });
 }
 
 /** Reader for HTML pages (`text/html`, `.html`, `.htm`, `.xhtml`). */
