@@ -23,11 +23,16 @@ export type TokenCounter = (text: string) => number;
 const MAX_PIECE = 256;
 
 /**
- * Runs that a long pre-token is made of: letters, punctuation (with the
- * line breaks and slashes that may follow it), or white space. A text
- * without one is counted whole, which is exact.
+ * A pre-token much longer than {@link MAX_PIECE} holds a run of one of
+ * these: letters, punctuation, the line breaks and slashes that may follow
+ * punctuation, or white space. A text without such a run has no pre-token
+ * over a few hundred characters, so it is counted whole, exactly.
  */
-const LONG_RUN_HINT = new RegExp(`[\\p{L}\\p{M}]{${MAX_PIECE - 8},}|[^\\s\\p{L}\\p{N}]{${MAX_PIECE - 8},}|[\\r\\n/]{${MAX_PIECE - 8},}|\\s{${MAX_PIECE - 8},}`, "u");
+const HINT_RUN = MAX_PIECE - 8;
+const LONG_RUN_HINT = new RegExp(
+  `[\\p{L}\\p{M}]{${HINT_RUN},}|[^\\s\\p{L}\\p{N}]{${HINT_RUN},}|[\\r\\n/]{${HINT_RUN},}|\\s{${HINT_RUN},}`,
+  "u",
+);
 
 /** Text that looks like a special token (`<|endoftext|>`) is counted as the ordinary text it is. */
 const ORDINARY = { disallowedSpecial: new Set<string>() };
