@@ -48,6 +48,7 @@ export const ERROR_TABLE = {
     status: 413,
     message: "this request was too large to read; send fewer files at a time",
   },
+  quota_exceeded: { status: 413, message: "project storage quota exceeded; remove files or raise the quota" },
   rate_limited: { status: 429, message: "rate limit exceeded" },
   internal: { status: 500, message: "internal error" },
   unavailable: { status: 503, message: "service unavailable" },
