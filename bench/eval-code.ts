@@ -112,7 +112,7 @@ async function evaluateTask(app: App, projectId: string, baselines: readonly Dec
   }
   for (const [config, tuning] of configs) {
     const start = performance.now();
-    const pack = await codeContextPack(app.deps.db, [projectId], { task: t.task, budget: BUDGET, tuning }, app.tools.tokens);
+    const pack = await codeContextPack(app.db, { projectIds: [projectId] }, { task: t.task, budget: BUDGET, tuning }, app.tools);
     const msOurs = performance.now() - start;
     const ranking = await rankDeclarations(app.deps.db, [projectId], t.task, { declarations: [], files: [] }, tuning.weights);
     const fileRank = firstGold(ranking.files.map((f) => f.path), gold);

@@ -129,7 +129,7 @@ async function main(): Promise<void> {
     const ours = (weights?: FusionWeights) => async (q: string) =>
       documentsOf((await rankCells(app.deps.db, projectIds, { query: q, weights })).cells.map((c) => c.fileId), fileToDoc);
     const packed = async (q: string) => {
-      const a = await memoryQuery(app.deps.db, projectIds, { query: q, budget: 60_000 }, app.tools.tokens);
+      const a = await memoryQuery(app.db, { projectIds }, { query: q, budget: 60_000 }, app.tools);
       const fileOf = new Map((await app.deps.db.all<{ cell_id: string; file_id: string }>(
         `SELECT cell_id, file_id FROM cells WHERE cell_id IN (${a.cells.map(() => "?").join(",") || "''"})`, a.cells.map((c) => c.cellId))).map((r) => [r.cell_id, r.file_id]));
       return documentsOf(a.cells.map((c) => fileOf.get(c.cellId) ?? ""), fileToDoc);
@@ -160,7 +160,7 @@ async function latencies(app: App, projectIds: string[], queries: Query[]) {
     await searchCells(app.deps.db, projectIds, match, 50);
     bare.push(performance.now() - t);
     t = performance.now();
-    await memoryQuery(app.deps.db, projectIds, { query: q.text, budget: 4096 }, app.tools.tokens);
+    await memoryQuery(app.db, { projectIds }, { query: q.text, budget: 4096 }, app.tools);
     mq.push(performance.now() - t);
   }
   const p = (xs: number[]) => ({ p50: Number(percentile(xs, 50).toFixed(1)), p95: Number(percentile(xs, 95).toFixed(1)) });

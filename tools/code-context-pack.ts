@@ -2,7 +2,7 @@ import { z } from "zod";
 import { codeContextPack } from "../src/retrieve/code/code-context-pack.js";
 import { seedList } from "../src/retrieve/code/resolve-seeds.js";
 import { defineAction } from "../src/core/action.js";
-import { budgetField, DEFAULT_BUDGET, requireBudget } from "../src/retrieve/budget.js";
+import { budgetField, DEFAULT_BUDGET } from "../src/retrieve/budget.js";
 
 /** Most entries a seed list may hold. */
 const MAX_SEEDS = 200;
@@ -62,7 +62,6 @@ export const codeContextPackAction = defineAction({
   readOnly: true,
   async run(req, ctx) {
     const budget = req.budget ?? DEFAULT_BUDGET;
-    requireBudget(budget, ctx.tools.tokens(JSON.stringify({ declarations: [], files: [] })));
-    return codeContextPack(ctx.db, ctx.scope.projectIds, { ...req, budget }, ctx.tools.tokens);
+    return codeContextPack(ctx.db, ctx.scope, { ...req, budget }, ctx.tools);
   },
 });

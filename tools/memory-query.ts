@@ -5,7 +5,7 @@ import { AppError } from "../src/errors.js";
 import { readCells } from "../src/graph/read-cells.js";
 import { readEntities } from "../src/graph/read-entities.js";
 import { cellSchema, entitySchema } from "../src/graph/resources.js";
-import { budgetField, DEFAULT_BUDGET, requireBudget } from "../src/retrieve/budget.js";
+import { budgetField, DEFAULT_BUDGET } from "../src/retrieve/budget.js";
 import { memoryQuery } from "../src/retrieve/memory/memory-query.js";
 import { synthesize } from "../src/retrieve/memory/structured-answer.js";
 
@@ -70,8 +70,7 @@ export const memoryQueryAction = defineAction({
       return { kind, items: read.rows, nextCursor: read.nextCursor };
     }
     const budget = req.budget ?? DEFAULT_BUDGET;
-    requireBudget(budget, ctx.tools.tokens(JSON.stringify({ query: req.query, cells: [], entities: [], artifacts: [] })));
-    const answer = await memoryQuery(ctx.db, ctx.scope.projectIds, { query: req.query, budget, fileIds: req.fileIds, entities: req.entities }, ctx.tools.tokens);
+    const answer = await memoryQuery(ctx.db, ctx.scope, { query: req.query, budget, fileIds: req.fileIds, entities: req.entities }, ctx.tools);
     if (!req.schema) return answer;
     const s = synthesize(req.schema, req.query, answer.cells);
     return { ...answer, structured: s.structured, citations: s.citations, ...(s.missing ? { missing: s.missing } : {}) };

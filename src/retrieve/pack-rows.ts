@@ -1,3 +1,4 @@
+import { requireBudget } from "./budget.js";
 import type { TokenCounter } from "./token-counter.js";
 
 export interface Packed<T> {
@@ -12,11 +13,14 @@ const MAX_PASSES = 50;
 /**
  * Greedy packing in rank order: each row is added if its serialized tokens
  * still fit; the exact count of the final serialization decides, trimming
- * from the tail if row-by-row estimates fell short. `used ≤ budget` always.
+ * from the tail if row-by-row estimates fell short. `used ≤ budget` always:
+ * a budget below what the empty answer already costs is refused (400), the
+ * one budget floor of every packed answer.
  */
 export function packRows<T>(ranked: readonly T[], budget: number, count: TokenCounter, serialize: (rows: T[]) => string): Packed<T> {
   const rows: T[] = [];
   let estimate = count(serialize([]));
+  requireBudget(budget, estimate);
   let passes = 0;
   for (const row of ranked) {
     const cost = count(JSON.stringify(row)) + 1;

@@ -54,6 +54,24 @@ describe("memory_query", () => {
     enc.free();
   });
 
+  it("keeps used ≤ budget for every accepted budget: below the empty answer's cost is 400 naming the minimum", async () => {
+    const enc = get_encoding("o200k_base");
+    const query = "a long question about ".repeat(40) + "invoices";
+    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [] })).length;
+    enc.free();
+    for (const budget of [1, 5, floor - 1]) {
+      const res = await call({ query, budget });
+      expect(res.status, String(budget)).toBe(400);
+      expect(((await res.json()) as { error: { message: string } }).error.message).toBe(
+        `invalid input: budget: must be at least ${floor} tokens, what the empty answer already costs`,
+      );
+    }
+    for (const budget of [floor, floor + 3, floor + 40]) {
+      const a = await answer({ query, budget });
+      expect(a.used).toBeLessThanOrEqual(budget);
+    }
+  });
+
   it("fileIds restricts to knowledge from those files", async () => {
     const a = await answer({ query: "invoices", fileIds: [fileIds["faq.txt"]] });
     expect(a.cells.map((c) => c.text)).toEqual(["Invoices can be downloaded as PDF."]);

@@ -1,4 +1,5 @@
 import { splitPath } from "../../graph/file-resource.js";
+import { decodeCleanText } from "../../text/decode-text.js";
 
 /** File families (DECISIONS.md). */
 export type FileType = "code" | "document" | "data" | "config" | "pdf" | "media" | "binary";
@@ -69,7 +70,8 @@ export function classifyFile(path: string, contentType: string, bytes: Uint8Arra
   if (ct.startsWith("image/") || ct.startsWith("audio/") || ct.startsWith("video/")) return "media";
   if (ct === "application/pdf") return "pdf";
   if (ct.startsWith("text/")) return "document";
-  return looksLikeText(bytes) ? "document" : "binary";
+  // The one text rule the readers and the secret scan use: a file with no telling name is a document only if it decodes cleanly.
+  return decodeCleanText(bytes) !== undefined ? "document" : "binary";
 }
 
 /** Families whose content can be replaced through `PUT .../content`. */
@@ -80,26 +82,4 @@ export function isEditable(fileType: FileType): boolean {
 function familyOf(path: string): Family | undefined {
   const { name, ext } = splitPath(path);
   return (ext ? BY_EXTENSION[ext] : undefined) ?? BY_NAME[name.toLowerCase()];
-}
-
-function looksLikeText(bytes: Uint8Array): boolean {
-  const head = bytes.subarray(0, 8192);
-  if (head.includes(0)) return false;
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(head.length < bytes.length ? trimPartial(head) : head);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Drops a UTF-8 sequence cut by the 8 KiB window. */
-function trimPartial(head: Uint8Array): Uint8Array {
-  let end = head.length;
-  for (let i = 1; i <= 3 && end - i >= 0; i++) {
-    const b = head[end - i]!;
-    if ((b & 0xc0) === 0xc0) return head.subarray(0, end - i);
-    if ((b & 0x80) === 0) break;
-  }
-  return head;
 }

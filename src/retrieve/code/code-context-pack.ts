@@ -1,4 +1,6 @@
 import { packRows } from "../pack-rows.js";
+import type { Scope } from "../../core/scope.js";
+import type { Tools } from "../../core/tools.js";
 import type { TokenCounter } from "../token-counter.js";
 import type { Queryable } from "../../store/db.js";
 import { rankDeclarations } from "./rank-declarations.js";
@@ -47,7 +49,8 @@ function shape(rows: readonly Row[]) {
 function pack(declarations: readonly PackedDeclaration[], files: readonly PackedFile[], budget: number, count: TokenCounter) {
   const serialize = (rows: Row[]) => JSON.stringify(shape(rows));
   const filesCost = count(JSON.stringify(files));
-  const head = packRows(declarations, budget - Math.min(filesCost, Math.floor(budget * FILE_SHARE)), count, serialize);
+  const empty = count(serialize([]));
+  const head = packRows(declarations, Math.max(empty, budget - Math.min(filesCost, Math.floor(budget * FILE_SHARE))), count, serialize);
   return packRows([...head.rows, ...files], budget, count, serialize);
 }
 
@@ -57,7 +60,14 @@ function pack(declarations: readonly PackedDeclaration[], files: readonly Packed
  * serialized `{declarations, files}`. Seeds steer the ranking and are
  * never returned.
  */
-export async function codeContextPack(q: Queryable, projectIds: readonly string[], req: CodeContextPackRequest, count: TokenCounter): Promise<CodeContextPack> {
+export async function codeContextPack(
+  q: Queryable,
+  scope: Pick<Scope, "projectIds">,
+  req: CodeContextPackRequest,
+  tools: Pick<Tools, "tokens">,
+): Promise<CodeContextPack> {
+  const { projectIds } = scope;
+  const count = tools.tokens;
   const seeds = await resolveSeeds(q, projectIds, req);
   const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
   const declarations = relevanceCut(ranking.declarations, req.tuning?.declarations ?? DECLARATION_CUT).map((d) => packedDeclaration(d.declaration));

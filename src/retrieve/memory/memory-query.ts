@@ -8,7 +8,8 @@ import { weightedPageRank } from "../page-rank.js";
 import { ftsAnyOf, queryNgrams, queryTerms } from "../query-terms.js";
 import { dropRedundant, fuseCells } from "./rank-cells.js";
 import type { FusionWeights, RankedCell } from "./rank-cells.js";
-import type { TokenCounter } from "../token-counter.js";
+import type { Scope } from "../../core/scope.js";
+import type { Tools } from "../../core/tools.js";
 
 export interface MemoryQueryRequest {
   query: string;
@@ -40,7 +41,14 @@ type Row = { t: "cell"; cellId: string; text: string } | { t: "entity"; entityId
  * documents, entities the query names (plus `entities`) seeding a walk of
  * the cell–entity graph, fused, de-duplicated and packed greedily.
  */
-export async function memoryQuery(q: Queryable, projectIds: string[], req: MemoryQueryRequest, count: TokenCounter): Promise<MemoryQueryAnswer> {
+export async function memoryQuery(
+  q: Queryable,
+  scope: Pick<Scope, "projectIds">,
+  req: MemoryQueryRequest,
+  tools: Pick<Tools, "tokens">,
+): Promise<MemoryQueryAnswer> {
+  const { projectIds } = scope;
+  const count = tools.tokens;
   const ranked = await rankCells(q, projectIds, req);
   const seeds = ranked.seeds;
   const related = await relatedEntities(q, ranked.cells.slice(0, 30).map((c) => c.cellId), ranked.walkEntities, seeds);
