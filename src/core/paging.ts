@@ -57,44 +57,40 @@ export function idListParam(name: string, max = 200) {
     });
 }
 
-/** What a keyset read needs to know about its call. */
-export interface PageRequest {
-  /** Names the read (`cells`, `files` …); a cursor is valid only for the same read. */
-  read: string;
-  projectId: string;
-  /** Every filter of the read; a cursor is valid only for the same filters. */
-  filters: Record<string, unknown>;
-  cursor: string | undefined;
+/** The paging part of a read's parsed query; every other field is a filter the cursor is bound to. */
+export interface PagedQuery {
+  cursor?: string | undefined;
   limit: number;
 }
 
 /**
  * Keyset paging by id: stable while rows are inserted (no duplicates, no
  * gaps among rows that stay). The cursor is an HMAC-signed position bound
- * to the read, the project and the filters, so a cursor from another read
- * answers 400 `invalid cursor`.
+ * to the read, the project and every other field of `query`, so a cursor
+ * from another read or other filters answers 400 `invalid cursor`.
  */
 export async function keysetPage<T>(
   cursors: CursorCodec,
-  req: PageRequest,
+  read: { name: string; projectId: string; query: PagedQuery },
   fetch: (afterId: string | undefined, n: number) => Promise<T[]>,
   idOf: (row: T) => string,
 ): Promise<Page<T>> {
-  const key = cursorScope(req);
-  const afterId = req.cursor ? cursors.decode<{ after: string }>(key, req.cursor).after : undefined;
-  if (req.cursor && typeof afterId !== "string") throw new AppError("invalid_cursor");
-  const rows = await fetch(afterId, req.limit + 1);
-  const more = rows.length > req.limit;
-  const page = more ? rows.slice(0, req.limit) : rows;
+  const { cursor, limit, ...filters } = read.query;
+  const key = cursorScope(read.name, read.projectId, filters);
+  const afterId = cursor ? cursors.decode<{ after: string }>(key, cursor).after : undefined;
+  if (cursor && typeof afterId !== "string") throw new AppError("invalid_cursor");
+  const rows = await fetch(afterId, limit + 1);
+  const more = rows.length > limit;
+  const page = more ? rows.slice(0, limit) : rows;
   const last = page[page.length - 1];
   return { rows: page, nextCursor: more && last ? cursors.encode(key, { after: idOf(last) }) : "" };
 }
 
 /** The read, the project and every filter except paging: a cursor is valid only for the same. */
-function cursorScope(req: PageRequest): string {
-  const filters = Object.entries(req.filters)
+function cursorScope(read: string, projectId: string, given: Record<string, unknown>): string {
+  const filters = Object.entries(given)
     .filter(([, v]) => v !== undefined && v !== "")
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, v]) => `${k}=${Array.isArray(v) ? v.join(",") : String(v)}`);
-  return [req.read, req.projectId, ...filters].join("|");
+  return [read, projectId, ...filters].join("|");
 }

@@ -40,15 +40,14 @@ export async function readCells(q: Queryable, scope: Scope, query: CellQuery, to
   };
   if (filter.entityId && !(await findEntity(q, scope.projectIds, filter.entityId))) throw new AppError("entity_not_found");
   if (query.schemaId) return readFilledCells(q, scope, query.schemaId);
-  const { cursor, limit, ...filters } = query;
   const page = await keysetPage(
     tools.cursors,
-    { read: "cells", projectId: scope.projectId, filters, cursor, limit },
+    { name: "cells", projectId: scope.projectId, query },
     (after, n) => readCellPage(q, filter, after, n),
     (c) => c.cellId,
   );
   const rows = page.rows.map(({ fileId, ...c }) => ({ ...c, fileIds: [fileId] }));
-  const counted = !cursor && isScoped(filter) && (await exactCountAllowed(q, filter));
+  const counted = !query.cursor && isScoped(filter) && (await exactCountAllowed(q, filter));
   return { rows, nextCursor: page.nextCursor, totalCount: counted ? await countCells(q, filter) : undefined };
 }
 

@@ -48,10 +48,9 @@ export async function readEntities(q: Queryable, scope: Scope, query: EntityQuer
     if (query.cursor) throw new AppError("invalid_cursor");
     return { rows: (await bestMatches(q, filter, query.q, query.limit)).map(toEntity), nextCursor: "" };
   }
-  const { cursor, limit, ...filters } = query;
   const page = await keysetPage(
     tools.cursors,
-    { read: "entities", projectId: scope.projectId, filters, cursor, limit },
+    { name: "entities", projectId: scope.projectId, query },
     (after, n) => readEntityPage(q, filter, after, n),
     (e) => e.entityId,
   );

@@ -42,14 +42,13 @@ export async function readFactions(q: Queryable, scope: Scope, query: FactionQue
     if (query.cursor) throw new AppError("invalid_cursor");
     return { rows: (await readFactionRows(q, filter)).map(toFaction), nextCursor: "" };
   }
-  const { cursor, limit, ...filters } = query;
   const page = await keysetPage(
     tools.cursors,
-    { read: "factions", projectId: scope.projectId, filters, cursor, limit },
+    { name: "factions", projectId: scope.projectId, query },
     (after, n) => readFactionRows(q, filter, after, n),
     (f) => f.factionId,
   );
-  const counted = !cursor && (filter.entityId || filter.categoryEntityId);
+  const counted = !query.cursor && (filter.entityId || filter.categoryEntityId);
   return { rows: page.rows.map(toFaction), nextCursor: page.nextCursor, totalCount: counted ? await countFactions(q, filter) : undefined };
 }
 

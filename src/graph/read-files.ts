@@ -22,10 +22,9 @@ export interface FileQuery {
 /** `GET /v1/projects/{projectId}/files`: live files, by id, under a `path` prefix and of a `status`. */
 export async function readFiles(q: Queryable, scope: Scope, query: FileQuery, tools: Pick<Tools, "cursors">): Promise<Page<FileResource>> {
   const filter = { projectIds: scope.projectIds, pathPrefix: query.path, status: query.status };
-  const { cursor, limit, ...filters } = query;
   const page = await keysetPage(
     tools.cursors,
-    { read: "files", projectId: scope.projectId, filters, cursor, limit },
+    { name: "files", projectId: scope.projectId, query },
     (after, n) => readFilePage(q, filter, after, n),
     (f) => f.fileId,
   );
