@@ -2,10 +2,17 @@ import { defineConfig } from "vitest/config";
 
 /**
  * Three projects:
- *   unit         test/unit/**, test/golden/**   fixed seeds, no child processes
+ *   unit         test/unit/**, test/golden/**   fixed seeds, in-process
  *   integration  test/integration/**            fixed seeds, real servers and CLIs
  *   soak         test/soak/**                   random seeds (printed), long sweeps
  * `npm test` runs unit and integration; `npm run test:soak` runs soak.
+ *
+ * Unit test files share their worker processes (`isolate: false`): starting
+ * a fresh process for each of some seventy small files cost more than the
+ * tests themselves. They keep no state between files (spies are restored,
+ * environment changes undone), and pass with files shuffled
+ * (`--sequence.shuffle.files`). Integration and soak files, which start
+ * servers and child processes, keep a process each.
  */
 export default defineConfig({
   test: {
@@ -20,6 +27,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/unit/**/*.test.ts", "test/golden/**/*.test.ts"],
+          isolate: false,
           setupFiles: ["test/support/fixed-seed.ts"],
         },
       },
