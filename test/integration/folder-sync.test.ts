@@ -151,8 +151,8 @@ describe("folder watch", () => {
     mkdirSync(dirname(join(w.root, path)), { recursive: true });
     writeFileSync(join(w.root, path), text);
   };
-  const statusOf = async (path: string) =>
-    (await w.app.deps.db.get<{ status: string }>("SELECT status FROM files WHERE project_id = ? AND path = ?", [projectId, path]))?.status;
+  const statusOf = async (path: string, inProject = projectId) =>
+    (await w.app.deps.db.get<{ status: string }>("SELECT status FROM files WHERE project_id = ? AND path = ?", [inProject, path]))?.status;
   const liveCount = async (prefix: string) =>
     Number(
       (
@@ -218,9 +218,18 @@ describe("folder watch", () => {
     watch = watchFolder(w.app, projectId, w.root, { debounceMs: 50 });
     await watch.firstSync;
     await watch.close();
-    put("after.md", "# After\n");
-    // Nothing should happen, so there is nothing to wait for but time: six debounce periods.
-    await new Promise((r) => setTimeout(r, 300));
+    // A second watch of the same folder, into another project, sees the same change with the
+    // same debounce: once it has read the new file, the closed watch has had every chance to
+    // react, and must not have.
+    const control = watchFolder(w.app, w.projectId, w.root, { debounceMs: 50 });
+    try {
+      await control.firstSync;
+      put("after.md", "# After\n");
+      await vi.waitFor(async () => expect(await statusOf("after.md", w.projectId)).toBe("ready"), WAIT);
+      await control.settled();
+    } finally {
+      await control.close();
+    }
     expect(await statusOf("after.md")).toBeUndefined();
   });
 });
