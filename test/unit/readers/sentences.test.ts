@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { capCellText, MAX_CELL_CHARS, splitSentences } from "../../../src/readers/shared/sentences.js";
+import { countSegmented } from "../../support/work-count.js";
 
 /** Pieces random prose is built from: words, stops, abbreviations, long runs. */
 const UNITS = ["a", "B", ".", " ", "\n", "!", "Dr. ", "e.g. ", "x".repeat(700)];
@@ -39,27 +40,35 @@ describe("splitSentences", () => {
     expect(pieces.join(" ")).toBe(words);
   });
 
-  it("hard-cuts a 2 MB run of one character quickly", () => {
-    const started = performance.now();
-    const pieces = splitSentences("a".repeat(2_000_000));
-    expect(performance.now() - started).toBeLessThan(3_000);
+  // Linearity guards count work instead of timing it: the segmenter slows down with the length of
+  // what it walks, so each character is handed to it at most twice, a window of bounded size at a time.
+  const expectLinearSegmenting = (work: { total: number; longest: number }, length: number) => {
+    expect(work.total).toBeLessThanOrEqual(2 * length);
+    expect(work.longest).toBeLessThanOrEqual(2 * MAX_CELL_CHARS);
+  };
+
+  it("hard-cuts a 2 MB run of one character, segmenting each character at most twice", () => {
+    const text = "a".repeat(2_000_000);
+    const { result: pieces, ...work } = countSegmented(() => splitSentences(text));
+    expectLinearSegmenting(work, text.length);
     expect(pieces).toHaveLength(1_000);
     expect(pieces.every((p) => p.length === MAX_CELL_CHARS)).toBe(true);
   });
 
-  it("segments 2 MB of prose in linear time", () => {
-    const started = performance.now();
-    const pieces = splitSentences("The quick brown fox jumps over the lazy dog. ".repeat(45_000));
-    expect(performance.now() - started).toBeLessThan(5_000);
+  it("segments 2 MB of prose in linear work", () => {
+    const text = "The quick brown fox jumps over the lazy dog. ".repeat(45_000);
+    const { result: pieces, ...work } = countSegmented(() => splitSentences(text));
+    expectLinearSegmenting(work, text.length);
     expect(pieces).toHaveLength(45_000);
     expect(pieces[44_999]).toBe("The quick brown fox jumps over the lazy dog.");
   });
 
   it.each(["A. ", "Dr. ", "No. 1. ", "! "])("stays linear on a 1 MB run of %j", (unit) => {
-    const started = performance.now();
-    const pieces = splitSentences(unit.repeat(Math.floor(1_000_000 / unit.length)));
-    expect(performance.now() - started).toBeLessThan(10_000);
+    const text = unit.repeat(Math.floor(1_000_000 / unit.length));
+    const { result: pieces, ...work } = countSegmented(() => splitSentences(text));
+    expectLinearSegmenting(work, text.length);
     expect(pieces.every((p) => p.length <= MAX_CELL_CHARS)).toBe(true);
+    expect(pieces.join(" ").replace(/\s/g, "")).toBe(text.replace(/\s/g, ""));
   });
 
   it("finds the same sentences across segmentation windows", () => {
