@@ -11,6 +11,7 @@ import { touchLease } from "../../store/files/leases.js";
 import { bumpCorpusVersion, corpusVersion } from "../../store/access/projects.js";
 import { unindexFile } from "../../store/search/search-index.js";
 import { acceptFiles } from "./accept-files.js";
+import { normalizePath } from "./normalize-path.js";
 import type { IncomingFile, Refusal } from "./accept-files.js";
 
 /** What an ingest call answers: accepted files (queued), refusals with reasons, the lease and the new corpus version. */
@@ -56,6 +57,7 @@ export async function ingestBatch(
           fileSize: f.bytes.byteLength,
           chunkId,
           origin: origin ?? "api",
+          includeSecret: namedWithIncludeSecret(files, f),
         },
         now,
       );
@@ -64,6 +66,21 @@ export async function ingestBatch(
     const version = answer.length > 0 ? await bumpCorpusVersion(tx, projectId) : await corpusVersion(tx, projectId);
     return { accepted: answer, refused, leaseId: lease.leaseId, projectId, version };
   });
+}
+
+/**
+ * Whether the call named this accepted file with `includeSecret: true`. The
+ * flag is stored with the file because the credential scan runs again on the
+ * reading; the accepted file is the incoming one carrying the same bytes
+ * object under the same normalised path.
+ */
+function namedWithIncludeSecret(files: readonly IncomingFile[], accepted: { path: string; bytes: Uint8Array }): boolean {
+  for (const f of files) {
+    if (f.includeSecret !== true || f.bytes !== accepted.bytes) continue;
+    const norm = normalizePath(f.path);
+    if (norm.ok && norm.path === accepted.path) return true;
+  }
+  return false;
 }
 
 /** Retires files that left the project (folder sync): their readings go with them. */

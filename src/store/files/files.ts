@@ -20,6 +20,8 @@ export interface FileRow {
   readChunkId: string | null;
   reads: number;
   origin: FileOrigin;
+  /** The ingest call named the file with includeSecret: the read-time credential scan lets it through too. */
+  includeSecret: boolean;
   createdAt: string;
   updatedAt: string;
 }
@@ -37,6 +39,7 @@ interface Row {
   read_chunk_id: string | null;
   reads: number;
   origin: FileOrigin;
+  include_secret: number;
   created_at: string;
   updated_at: string;
 }
@@ -54,6 +57,7 @@ const toFile = (r: Row): FileRow => ({
   readChunkId: r.read_chunk_id,
   reads: Number(r.reads),
   origin: r.origin,
+  includeSecret: Number(r.include_secret) === 1,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
 });
@@ -66,21 +70,26 @@ export interface FileVersion {
   fileSize: number;
   chunkId: string;
   origin: FileOrigin;
+  /** Stored so that the read-time credential scan honours the caller's includeSecret too; false when absent. */
+  includeSecret?: boolean;
 }
 
 /**
  * Queues a file version: a new path gets a new file id; a path the project
- * already holds (even retired) keeps its id and is queued again.
+ * already holds (even retired) keeps its id and is queued again, with the
+ * new call's includeSecret (a re-ingest without it withdraws the consent).
  */
 export async function upsertQueuedFile(q: Queryable, v: FileVersion, now: string): Promise<FileRow> {
   const row = await q.get<Row>(
-    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, origin, created_at, updated_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?)
+    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, origin, include_secret,
+       created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)
      ON CONFLICT (project_id, path) DO UPDATE SET
        content_type = excluded.content_type, file_type = excluded.file_type, file_size = excluded.file_size,
-       chunk_id = excluded.chunk_id, status = 'queued', error = NULL, origin = excluded.origin, updated_at = excluded.updated_at
+       chunk_id = excluded.chunk_id, status = 'queued', error = NULL, origin = excluded.origin,
+       include_secret = excluded.include_secret, updated_at = excluded.updated_at
      RETURNING *`,
-    [newId("fil"), v.projectId, v.path, v.contentType, v.fileType, v.fileSize, v.chunkId, v.origin, now, now],
+    [newId("fil"), v.projectId, v.path, v.contentType, v.fileType, v.fileSize, v.chunkId, v.origin, v.includeSecret ? 1 : 0, now, now],
   );
   return toFile(row!);
 }
