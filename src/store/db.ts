@@ -33,8 +33,9 @@ export interface OpenOptions {
 
 /**
  * Opens the database, applies the connection pragmas and asserts them.
- * Local files run with WAL and `synchronous=FULL`; foreign keys are on
- * everywhere they can be.
+ * Local files run with WAL and `synchronous=FULL`; foreign keys and
+ * `secure_delete` are on everywhere they can be (deleted content is
+ * overwritten with zeros, so removed bytes and text leave the file).
  */
 export async function openDatabase(options: OpenOptions): Promise<Db> {
   const kind = kindOf(options.url);
@@ -67,6 +68,7 @@ async function applyPragmas(db: Db, kind: DbKind): Promise<void> {
   if (kind === "remote") return;
   await db.execute("PRAGMA foreign_keys = ON");
   await db.execute("PRAGMA busy_timeout = 10000");
+  await db.execute("PRAGMA secure_delete = ON");
   if (kind === "file") {
     await db.execute("PRAGMA journal_mode = WAL");
     await db.execute("PRAGMA synchronous = FULL");
@@ -78,11 +80,32 @@ async function applyPragmas(db: Db, kind: DbKind): Promise<void> {
 export async function assertPragmas(db: Queryable, kind: DbKind): Promise<void> {
   const fk = await db.get<{ foreign_keys: number }>("PRAGMA foreign_keys");
   if (Number(fk?.foreign_keys) !== 1) throw new Error("database check failed: foreign_keys is not on");
+  const sd = await db.get<{ secure_delete: number }>("PRAGMA secure_delete");
+  if (Number(sd?.secure_delete) !== 1) throw new Error("database check failed: secure_delete is not on");
   if (kind !== "file") return;
   const jm = await db.get<{ journal_mode: string }>("PRAGMA journal_mode");
   if (String(jm?.journal_mode).toLowerCase() !== "wal") throw new Error("database check failed: journal_mode is not wal");
   const sync = await db.get<{ synchronous: number }>("PRAGMA synchronous");
   if (Number(sync?.synchronous) !== 2) throw new Error("database check failed: synchronous is not FULL");
+}
+
+/** What `PRAGMA wal_checkpoint` answered: frames in the WAL and frames copied, -1 when not in WAL mode. */
+export interface Checkpoint {
+  busy: boolean;
+  walFrames: number;
+  checkpointedFrames: number;
+}
+
+/**
+ * Copies the WAL into the database file and truncates the WAL to zero
+ * bytes, so page images of deleted content do not linger in it (a plain
+ * checkpoint rewinds the WAL but leaves old frames until overwritten).
+ * Not inside a transaction; a no-op on remote databases.
+ */
+export async function checkpointWal(db: Db): Promise<Checkpoint | undefined> {
+  if (db.kind === "remote") return undefined;
+  const row = await db.get<{ busy: number; log: number; checkpointed: number }>("PRAGMA wal_checkpoint(TRUNCATE)");
+  return { busy: Number(row?.busy) === 1, walFrames: Number(row?.log ?? -1), checkpointedFrames: Number(row?.checkpointed ?? -1) };
 }
 
 function wrap(client: Client, kind: DbKind): Db {

@@ -3,16 +3,18 @@ import type { Scope } from "../../core/scope.js";
 import type { Tools } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
-import { chunkIdOf, putChunk } from "../../store/files/chunks.js";
+import type { Queryable } from "../../store/db.js";
+import { chunkIdOf, projectChunkBytes, putIngestedChunk } from "../../store/files/chunks.js";
 import { retireFileDerivations } from "../../store/graph/factions.js";
-import { retireFilesByPath, upsertQueuedFile } from "../../store/files/files.js";
+import { chunkOfPath, retireFilesByPath, upsertQueuedFile } from "../../store/files/files.js";
 import type { FileOrigin } from "../../store/files/files.js";
 import { touchLease } from "../../store/files/leases.js";
 import { bumpCorpusVersion, corpusVersion } from "../../store/access/projects.js";
 import { unindexFile } from "../../store/search/search-index.js";
 import { acceptFiles } from "./accept-files.js";
 import { normalizePath } from "./normalize-path.js";
-import type { IncomingFile, Refusal } from "./accept-files.js";
+import type { AcceptedFile, IncomingFile, Refusal } from "./accept-files.js";
+import { DEFAULT_PROJECT_QUOTA_BYTES, assertWithinQuota, releaseLeftChunks } from "./storage.js";
 
 /** What an ingest call answers: accepted files (queued), refusals with reasons, the lease and the new corpus version. */
 export const ingestAnswerSchema = z.object({
@@ -26,46 +28,60 @@ export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;
 
 /**
  * Takes a batch in: checks each file, then in one transaction stores the
- * accepted bytes, queues their file rows (same path, same file id), touches
- * the project's lease and adds one to the corpus version. When this returns,
- * everything accepted is committed; reading happens later, detached.
+ * accepted bytes, queues their file rows (same path, same file id), releases
+ * the chunks re-ingested paths left, touches the project's lease and adds
+ * one to the corpus version. A batch that would take the project's stored
+ * bytes over `quotaBytes` is refused whole (413 `quota_exceeded`) and
+ * nothing of it is stored. When this returns, everything accepted is
+ * committed; reading happens later, detached.
  */
 export async function ingestBatch(
   db: Db,
   scope: Pick<Scope, "projectId">,
-  input: { files: readonly IncomingFile[]; intent?: string | undefined; origin?: FileOrigin },
+  input: { files: readonly IncomingFile[]; intent?: string | undefined; origin?: FileOrigin; quotaBytes?: number | undefined },
   tools: Pick<Tools, "clock">,
 ): Promise<IngestAnswer> {
   const { files, intent, origin } = input;
   const { projectId } = scope;
   if (files.length === 0) throw new AppError("no_files");
   const { accepted, refused } = acceptFiles(files);
-  const now = new Date(tools.clock()).toISOString();
+  const nowMs = tools.clock();
+  const now = new Date(nowMs).toISOString();
   return db.transaction(async (tx) => {
+    const before = await projectChunkBytes(tx, projectId);
     const lease = await touchLease(tx, projectId, intent, now);
     const answer: IngestAnswer["accepted"] = [];
+    const left: string[] = [];
     for (const f of accepted) {
-      const chunkId = chunkIdOf(f.bytes);
-      await putChunk(tx, projectId, chunkId, f.bytes, now);
-      const row = await upsertQueuedFile(
-        tx,
-        {
-          projectId,
-          path: f.path,
-          contentType: f.contentType,
-          fileType: f.fileType,
-          fileSize: f.bytes.byteLength,
-          chunkId,
-          origin: origin ?? "api",
-          includeSecret: namedWithIncludeSecret(files, f),
-        },
-        now,
-      );
-      answer.push({ fileId: row.fileId, path: row.path, status: "queued" });
+      const { fileId, previousChunkId } = await queueVersion(tx, projectId, f, origin ?? "api", now, namedWithIncludeSecret(files, f));
+      if (previousChunkId) left.push(previousChunkId);
+      answer.push({ fileId, path: f.path, status: "queued" });
     }
+    await releaseLeftChunks(tx, projectId, left, nowMs);
+    await assertWithinQuota(tx, projectId, before, input.quotaBytes ?? DEFAULT_PROJECT_QUOTA_BYTES);
     const version = answer.length > 0 ? await bumpCorpusVersion(tx, projectId) : await corpusVersion(tx, projectId);
     return { accepted: answer, refused, leaseId: lease.leaseId, projectId, version };
   });
+}
+
+/** Stores one accepted file's bytes and queues its row; says which chunk the path held before, if another. */
+async function queueVersion(
+  tx: Queryable,
+  projectId: string,
+  f: AcceptedFile,
+  origin: FileOrigin,
+  now: string,
+  includeSecret: boolean,
+): Promise<{ fileId: string; previousChunkId: string | undefined }> {
+  const chunkId = chunkIdOf(f.bytes);
+  const previous = await chunkOfPath(tx, projectId, f.path);
+  await putIngestedChunk(tx, projectId, chunkId, f.bytes, now);
+  const row = await upsertQueuedFile(
+    tx,
+    { projectId, path: f.path, contentType: f.contentType, fileType: f.fileType, fileSize: f.bytes.byteLength, chunkId, origin, includeSecret },
+    now,
+  );
+  return { fileId: row.fileId, previousChunkId: previous !== undefined && previous !== chunkId ? previous : undefined };
 }
 
 /**
@@ -83,7 +99,11 @@ function namedWithIncludeSecret(files: readonly IncomingFile[], accepted: { path
   return false;
 }
 
-/** Retires files that left the project (folder sync): their readings go with them. */
+/**
+ * Retires files that left the project (folder sync): their readings go with
+ * them (text emptied, search rows removed) and so do their bytes, when no
+ * other file shares them.
+ */
 export async function retirePaths(
   db: Db,
   scope: Pick<Scope, "projectId">,
@@ -92,14 +112,16 @@ export async function retirePaths(
 ): Promise<number> {
   const { projectId } = scope;
   if (paths.length === 0) return 0;
-  const now = new Date(tools.clock()).toISOString();
+  const nowMs = tools.clock();
+  const now = new Date(nowMs).toISOString();
   return db.transaction(async (tx) => {
-    const ids = await retireFilesByPath(tx, projectId, paths, now);
-    for (const id of ids) {
-      await retireFileDerivations(tx, id, now);
-      await unindexFile(tx, id);
+    const retired = await retireFilesByPath(tx, projectId, paths, now);
+    for (const { fileId } of retired) {
+      await retireFileDerivations(tx, fileId, now);
+      await unindexFile(tx, fileId);
     }
-    if (ids.length > 0) await bumpCorpusVersion(tx, projectId);
-    return ids.length;
+    await releaseLeftChunks(tx, projectId, retired.map((r) => r.chunkId), nowMs);
+    if (retired.length > 0) await bumpCorpusVersion(tx, projectId);
+    return retired.length;
   });
 }

@@ -9,10 +9,14 @@ import { toFileResource } from "../../graph/file-resource.js";
 import type { FileResource } from "../../graph/file-resource.js";
 import { isEditable } from "./media-types.js";
 import type { FileType } from "./media-types.js";
+import { releaseLeftChunks } from "./storage.js";
 
 /**
  * Moves a file to bytes already stored as a chunk and queues it for an
- * incremental re-read. The file id does not change.
+ * incremental re-read. The file id does not change. The chunk it left is
+ * deleted in the same transaction when no other file points at it (the
+ * re-read then empties the text of what changed), so replaced bytes are not
+ * kept. Adds no bytes, so it is never refused for the quota.
  */
 export async function replaceContent(
   db: Db,
@@ -23,7 +27,8 @@ export async function replaceContent(
   const { projectId } = scope;
   const { fileId } = input;
   const body = input;
-  const now = new Date(tools.clock()).toISOString();
+  const nowMs = tools.clock();
+  const now = new Date(nowMs).toISOString();
   return db.transaction(async (tx) => {
     const file = await getFile(tx, projectId, fileId);
     if (!file) throw new AppError("file_not_found");
@@ -34,6 +39,7 @@ export async function replaceContent(
       throw new AppError("invalid_input", { message: `fileSize ${body.fileSize} does not match the chunk's ${size} bytes` });
     }
     await requeueFile(tx, fileId, body.chunkId, size, now);
+    if (file.chunkId !== body.chunkId) await releaseLeftChunks(tx, projectId, [file.chunkId], nowMs);
     await bumpCorpusVersion(tx, projectId);
     return toFileResource((await getFile(tx, projectId, fileId))!);
   });

@@ -1,17 +1,79 @@
 import { createHash } from "node:crypto";
+import { AppError } from "../../errors.js";
 import type { Queryable } from "../db.js";
+import { placeholders } from "../insert-rows.js";
+import { notePurge } from "../search/search-index.js";
 
 /** `sha256:<hex>` of some bytes: a chunk's id. */
 export function chunkIdOf(bytes: Uint8Array): string {
   return `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 }
 
-/** Stores bytes under their chunk id (a no-op when already stored). */
-export async function putChunk(q: Queryable, projectId: string, chunkId: string, bytes: Uint8Array, now: string): Promise<void> {
+/**
+ * The chunk of no bytes. A retired file points here: `files.chunk_id` cannot
+ * be NULL and must name a stored chunk, and a retired file keeps no bytes.
+ */
+export const EMPTY_CHUNK_ID = chunkIdOf(new Uint8Array(0));
+
+/** Stored chunk bytes a project may hold (live files and pending uploads) unless configured otherwise: 1 GiB. */
+export const DEFAULT_PROJECT_QUOTA_BYTES = 1024 * 1024 * 1024;
+
+/**
+ * How long an uploaded chunk nothing points at is kept after its latest
+ * upload: an upload and the content replacement naming it are two calls, and
+ * the second must never find the bytes collected.
+ */
+export const CHUNK_GRACE_MS = 60 * 60 * 1000;
+
+const toBlob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+
+/**
+ * Stores uploaded bytes (`PUT …/chunks/{id}`) as a pending chunk; bytes
+ * already stored only have their upload time renewed. New bytes that would
+ * take the project's stored chunks over `quotaBytes` are refused with
+ * `quota_exceeded` and nothing is written: the check and the insert are one
+ * statement, so concurrent uploads cannot pass the quota together.
+ */
+export async function putChunk(
+  q: Queryable,
+  projectId: string,
+  chunkId: string,
+  bytes: Uint8Array,
+  now: string,
+  quotaBytes: number = DEFAULT_PROJECT_QUOTA_BYTES,
+): Promise<void> {
+  const renewed = await q.execute("UPDATE chunks SET uploaded_at = ? WHERE project_id = ? AND chunk_id = ?", [now, projectId, chunkId]);
+  if (renewed.rowsAffected > 0) return;
+  const inserted = await q.execute(
+    `INSERT INTO chunks (project_id, chunk_id, size, bytes, created_at, uploaded_at)
+     SELECT ?1, ?2, ?3, ?4, ?5, ?5 WHERE (SELECT coalesce(sum(size), 0) FROM chunks WHERE project_id = ?1) + ?3 <= ?6
+     ON CONFLICT (project_id, chunk_id) DO UPDATE SET uploaded_at = excluded.uploaded_at`,
+    [projectId, chunkId, bytes.byteLength, toBlob(bytes), now, quotaBytes],
+  );
+  if (inserted.rowsAffected === 0) throw new AppError("quota_exceeded");
+}
+
+/**
+ * Stores bytes that arrive with an ingest call (a no-op when already
+ * stored). The caller points a file at them in the same transaction and
+ * checks the project's quota before it commits.
+ */
+export async function putIngestedChunk(q: Queryable, projectId: string, chunkId: string, bytes: Uint8Array, now: string): Promise<void> {
   await q.execute(
     "INSERT INTO chunks (project_id, chunk_id, size, bytes, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-    [projectId, chunkId, bytes.byteLength, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), now],
+    [projectId, chunkId, bytes.byteLength, toBlob(bytes), now],
   );
+}
+
+/** Makes sure the project holds the empty chunk, so a retired file can point at it. */
+export async function ensureEmptyChunk(q: Queryable, projectId: string, now: string): Promise<void> {
+  await putIngestedChunk(q, projectId, EMPTY_CHUNK_ID, new Uint8Array(0), now);
+}
+
+/** Bytes of every chunk the project stores: what its quota counts (read from an index, not the blobs). */
+export async function projectChunkBytes(q: Queryable, projectId: string): Promise<number> {
+  const row = await q.get<{ n: number }>("SELECT coalesce(sum(size), 0) AS n FROM chunks WHERE project_id = ?", [projectId]);
+  return Number(row?.n ?? 0);
 }
 
 /** The chunk's bytes, or undefined when they never landed. */
@@ -40,12 +102,53 @@ export async function missingChunks(q: Queryable, projectId: string, chunkIds: r
   return [...new Set(chunkIds)].filter((id) => !have.has(id));
 }
 
-/** Deletes chunks no file points at any more. */
-export async function deleteUnreferencedChunks(q: Queryable, projectId: string): Promise<number> {
-  const r = await q.execute(
-    `DELETE FROM chunks WHERE project_id = ? AND NOT EXISTS
-       (SELECT 1 FROM files f WHERE f.project_id = chunks.project_id AND f.chunk_id = chunks.chunk_id)`,
-    [projectId],
+/** What a collection removed. */
+export interface Collected {
+  chunks: number;
+  bytes: number;
+}
+
+const UNREFERENCED = "NOT EXISTS (SELECT 1 FROM files f WHERE f.project_id = chunks.project_id AND f.chunk_id = chunks.chunk_id)";
+
+/**
+ * Deletes these chunks of a project when no file points at them and they
+ * were not uploaded after `uploadedBefore` (an upload's grace). Run in the
+ * transaction that moved files off them; notes a purge when bytes went.
+ */
+export async function releaseChunks(
+  q: Queryable,
+  projectId: string,
+  chunkIds: readonly string[],
+  uploadedBefore: string,
+  now: string,
+): Promise<Collected> {
+  const out: Collected = { chunks: 0, bytes: 0 };
+  const ids = [...new Set(chunkIds)];
+  for (let i = 0; i < ids.length; i += 500) {
+    const slice = ids.slice(i, i + 500);
+    const rows = await q.all<{ size: number }>(
+      `DELETE FROM chunks WHERE project_id = ? AND chunk_id IN (${placeholders(slice.length)})
+         AND (uploaded_at IS NULL OR uploaded_at < ?) AND ${UNREFERENCED} RETURNING size`,
+      [projectId, ...slice, uploadedBefore],
+    );
+    out.chunks += rows.length;
+    out.bytes += rows.reduce((n, r) => n + Number(r.size), 0);
+  }
+  if (out.chunks > 0) await notePurge(q, now);
+  return out;
+}
+
+/**
+ * Deletes every chunk, in any project, that no file points at and that has
+ * not come in (uploaded, or stored by an ingest) since `before`: stray
+ * uploads past their grace, and chunks left by older versions of the store.
+ */
+export async function deleteStrayChunks(q: Queryable, before: string, now: string): Promise<Collected> {
+  const rows = await q.all<{ size: number }>(
+    `DELETE FROM chunks WHERE coalesce(uploaded_at, created_at) < ? AND ${UNREFERENCED} RETURNING size`,
+    [before],
   );
-  return r.rowsAffected;
+  const out = { chunks: rows.length, bytes: rows.reduce((n, r) => n + Number(r.size), 0) };
+  if (out.chunks > 0) await notePurge(q, now);
+  return out;
 }

@@ -1,5 +1,6 @@
 import { newId } from "../../ids.js";
 import type { Queryable } from "../db.js";
+import { EMPTY_CHUNK_ID, ensureEmptyChunk } from "./chunks.js";
 
 export type FileStatus = "queued" | "reading" | "ready" | "failed" | "retired";
 
@@ -94,6 +95,12 @@ export async function upsertQueuedFile(q: Queryable, v: FileVersion, now: string
   return toFile(row!);
 }
 
+/** The chunk a path of the project points at now (retired or not), if the project holds the path. */
+export async function chunkOfPath(q: Queryable, projectId: string, path: string): Promise<string | undefined> {
+  const row = await q.get<{ chunk_id: string }>("SELECT chunk_id FROM files WHERE project_id = ? AND path = ?", [projectId, path]);
+  return row?.chunk_id;
+}
+
 export async function getFile(q: Queryable, projectId: string, fileId: string): Promise<FileRow | undefined> {
   const row = await q.get<Row>("SELECT * FROM files WHERE project_id = ? AND file_id = ? AND status <> 'retired'", [
     projectId,
@@ -154,18 +161,33 @@ export async function requeueInterrupted(q: Queryable, now: string): Promise<num
   return r.rowsAffected;
 }
 
-/** Retires files by path; returns their ids. */
-export async function retireFilesByPath(q: Queryable, projectId: string, paths: readonly string[], now: string): Promise<string[]> {
-  const ids: string[] = [];
+/**
+ * Retires files by path. A retired file keeps its row (id and path, for
+ * lineage) but no bytes: it points at the empty chunk, so the chunk it left
+ * can be released. Returns each retired file with the chunk it left.
+ */
+export async function retireFilesByPath(
+  q: Queryable,
+  projectId: string,
+  paths: readonly string[],
+  now: string,
+): Promise<Array<{ fileId: string; chunkId: string }>> {
+  const out: Array<{ fileId: string; chunkId: string }> = [];
   for (const path of paths) {
-    const row = await q.get<{ file_id: string }>(
-      `UPDATE files SET status = 'retired', read_chunk_id = NULL, error = NULL, updated_at = ?
-       WHERE project_id = ? AND path = ? AND status <> 'retired' RETURNING file_id`,
-      [now, projectId, path],
+    const row = await q.get<{ file_id: string; chunk_id: string }>(
+      "SELECT file_id, chunk_id FROM files WHERE project_id = ? AND path = ? AND status <> 'retired'",
+      [projectId, path],
     );
-    if (row) ids.push(row.file_id);
+    if (!row) continue;
+    if (out.length === 0) await ensureEmptyChunk(q, projectId, now);
+    await q.execute(
+      `UPDATE files SET status = 'retired', chunk_id = ?, file_size = 0, read_chunk_id = NULL, error = NULL, updated_at = ?
+       WHERE file_id = ?`,
+      [EMPTY_CHUNK_ID, now, row.file_id],
+    );
+    out.push({ fileId: row.file_id, chunkId: row.chunk_id });
   }
-  return ids;
+  return out;
 }
 
 /** Counts of a project's files by status. */

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
+import { notePurge } from "../search/search-index.js";
 
 export interface CellKey {
   cellId: string;
@@ -52,9 +53,15 @@ export async function placeCell(q: Queryable, cellId: string, parentCellId: stri
   await q.execute("UPDATE cells SET parent_cell_id = ?, ordinal = ?, updated_at = ? WHERE cell_id = ?", [parentCellId, ordinal, now, cellId]);
 }
 
+/**
+ * Retires cells, emptying their text: a retired cell keeps its id, faction
+ * and place for lineage, not the words it held.
+ */
 export async function retireCells(q: Queryable, cellIds: readonly string[], now: string): Promise<void> {
+  if (cellIds.length === 0) return;
   for (let i = 0; i < cellIds.length; i += 500) {
     const ids = cellIds.slice(i, i + 500);
-    await q.execute(`UPDATE cells SET retired_at = ? WHERE cell_id IN (${placeholders(ids.length)})`, [now, ...ids]);
+    await q.execute(`UPDATE cells SET retired_at = ?, text = '' WHERE cell_id IN (${placeholders(ids.length)})`, [now, ...ids]);
   }
+  await notePurge(q, now);
 }

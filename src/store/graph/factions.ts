@@ -2,6 +2,7 @@ import type { SourceLocation } from "../../vocabulary.js";
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
 import { retireFileCode } from "../code/retire-file-code.js";
+import { notePurge } from "../search/search-index.js";
 
 /** What the diff needs of a live faction. */
 export interface FactionKey {
@@ -79,18 +80,31 @@ export async function placeFaction(
   );
 }
 
-/** Retires factions and every cell cut from them. */
+/**
+ * What a retired faction keeps: its ids, file, type and anchors (ordinal,
+ * lines, pages, times), for lineage. Its text, headings and content hash
+ * go, so replaced or removed content (a secret, say) is not kept.
+ */
+const PURGED_FACTION = "text = '', heading_path = '[]', content_hash = ''";
+
+/** Retires factions and every cell cut from them, emptying their text. */
 export async function retireFactions(q: Queryable, factionIds: readonly string[], now: string): Promise<void> {
+  if (factionIds.length === 0) return;
   for (let i = 0; i < factionIds.length; i += 500) {
     const ids = factionIds.slice(i, i + 500);
-    await q.execute(`UPDATE cells SET retired_at = ? WHERE faction_id IN (${placeholders(ids.length)}) AND retired_at IS NULL`, [now, ...ids]);
-    await q.execute(`UPDATE factions SET retired_at = ? WHERE faction_id IN (${placeholders(ids.length)})`, [now, ...ids]);
+    await q.execute(
+      `UPDATE cells SET retired_at = ?, text = '' WHERE faction_id IN (${placeholders(ids.length)}) AND retired_at IS NULL`,
+      [now, ...ids],
+    );
+    await q.execute(`UPDATE factions SET retired_at = ?, ${PURGED_FACTION} WHERE faction_id IN (${placeholders(ids.length)})`, [now, ...ids]);
   }
+  await notePurge(q, now);
 }
 
-/** Retires everything derived from a file. */
+/** Retires everything derived from a file, emptying the text of its factions and cells. */
 export async function retireFileDerivations(q: Queryable, fileId: string, now: string): Promise<void> {
-  await q.execute("UPDATE cells SET retired_at = ? WHERE file_id = ? AND retired_at IS NULL", [now, fileId]);
-  await q.execute("UPDATE factions SET retired_at = ? WHERE file_id = ? AND retired_at IS NULL", [now, fileId]);
+  await q.execute("UPDATE cells SET retired_at = ?, text = '' WHERE file_id = ? AND retired_at IS NULL", [now, fileId]);
+  await q.execute(`UPDATE factions SET retired_at = ?, ${PURGED_FACTION} WHERE file_id = ? AND retired_at IS NULL`, [now, fileId]);
   await retireFileCode(q, fileId, now);
+  await notePurge(q, now);
 }

@@ -35,3 +35,28 @@ export async function unindexFile(q: Queryable, fileId: string): Promise<void> {
   await q.execute("DELETE FROM cells_fts WHERE rowid IN (SELECT rowid FROM cells WHERE file_id = ?)", [fileId]);
   await q.execute("DELETE FROM files_fts WHERE rowid = (SELECT rowid FROM files WHERE file_id = ?)", [fileId]);
 }
+
+/**
+ * Notes, in the caller's transaction, that text or bytes left the store:
+ * the next purge rewrites the full-text indexes and truncates the WAL.
+ */
+export async function notePurge(q: Queryable, now: string): Promise<void> {
+  await q.execute("INSERT INTO purge_pending (id, since) VALUES (1, ?) ON CONFLICT DO NOTHING", [now]);
+}
+
+/** The full-text tables; each is contentless, so a deleted row's terms stay in its segment until it is merged. */
+const FTS_TABLES = ["cells_fts", "files_fts", "symbols_fts"] as const;
+
+/**
+ * When a purge is pending, clears the note and merges each full-text index
+ * into one segment, which drops the terms of every deleted row (a
+ * contentless table's delete only tombstones them; FTS5's secure-delete
+ * option does not reach contentless tables). Run it in one transaction so a
+ * purge noted meanwhile is not lost. Answers whether it ran.
+ */
+export async function purgeSearchIndexes(q: Queryable): Promise<boolean> {
+  const pending = await q.all("DELETE FROM purge_pending RETURNING id");
+  if (pending.length === 0) return false;
+  for (const table of FTS_TABLES) await q.execute(`INSERT INTO ${table} (${table}) VALUES ('optimize')`);
+  return true;
+}
