@@ -1,6 +1,5 @@
-import { Ajv } from "ajv";
-import { AppError } from "../../errors.js";
 import { identifierParts, queryTerms } from "../query-terms.js";
+import { prepareCallerSchema } from "./caller-schema.js";
 
 type Schema = Record<string, unknown>;
 type Evidence = { cellId: string; text: string };
@@ -14,33 +13,33 @@ export interface StructuredAnswer {
   missing?: string[];
 }
 
-const ajv = new Ajv({ strict: false, allErrors: false, validateSchema: true });
 const MAX_FIELDS = 64;
 const MAX_DEPTH = 4;
 
-/** Compiles the caller's JSON Schema, or 400 when it is not one. */
+/**
+ * A validator for the caller's JSON Schema, its own to this call (see
+ * caller-schema.ts: caps, same-document `$ref`s only, patterns on RE2), or
+ * 400 when it is not one or is over a cap. Nothing is kept after the call.
+ */
 export function compileSchema(schema: unknown): (value: unknown) => boolean {
-  try {
-    return ajv.compile(schema as Schema);
-  } catch (err) {
-    const why = err instanceof Error ? err.message.slice(0, 200) : "invalid";
-    throw new AppError("invalid_input", { message: `schema is not a valid JSON Schema: ${why}` });
-  }
+  const prepared = prepareCallerSchema(schema);
+  return prepared.validator(prepared.schema);
 }
 
 /**
  * Fills the schema from the returned rows alone, with no model: each field
  * takes the best-matching row's text (or a number, date, URL, e-mail or enum
  * value found in it), cites that row, and is left out (or null where the
- * schema allows) when no row speaks to it. Nothing is invented.
+ * schema allows) when no row speaks to it. Nothing is invented. The schema
+ * is checked for this call only, and nothing of it is kept afterwards.
  */
 export function synthesize(schema: Schema, query: string, rows: readonly Evidence[]): StructuredAnswer {
-  const validate = compileSchema(schema);
-  const citations: Record<string, string[]> = {};
-  const missing: string[] = [];
-  const value = fill(schema, { field: [], query: queryTerms(query) }, rows, "", citations, missing, 0);
-  if (value !== undefined && validate(value)) return { structured: value, citations };
-  return { structured: null, citations: {}, missing: missing.length > 0 ? missing : [""] };
+  const prepared = prepareCallerSchema(schema);
+  const validate = prepared.validator(prepared.schema);
+  const ctx: Fill = { rows, cites: {}, missing: [], validators: prepared.validator };
+  const value = fill(prepared.schema, { field: [], query: queryTerms(query) }, ctx, "", 0);
+  if (value !== undefined && validate(value)) return { structured: value, citations: ctx.cites };
+  return { structured: null, citations: {}, missing: ctx.missing.length > 0 ? ctx.missing : [""] };
 }
 
 /** Terms of the field itself (name, description) and of the whole query. */
@@ -49,48 +48,62 @@ interface Terms {
   query: string[];
 }
 
-function fill(s: Schema, terms: Terms, rows: readonly Evidence[], path: string, cites: Record<string, string[]>, missing: string[], depth: number): unknown {
+/** One call's rows, what it has cited and found missing, and its validators (one per field schema; `$ref`s resolve in the whole document). */
+interface Fill {
+  rows: readonly Evidence[];
+  cites: Record<string, string[]>;
+  missing: string[];
+  validators: (s: Schema) => (v: unknown) => boolean;
+}
+
+function fill(s: Schema, terms: Terms, ctx: Fill, path: string, depth: number): unknown {
   const type = typeOf(s);
-  if (type === "object") return fillObject(s, terms, rows, path, cites, missing, depth);
-  if (type === "array") return fillArray(s, terms, rows, path, cites);
-  const hit = bestScalar(s, type, terms, rows);
+  if (type === "object") return fillObject(s, terms, ctx, path, depth);
+  if (type === "array") return fillArray(s, terms, ctx, path);
+  const hit = bestScalar(s, type, terms, ctx.rows, ctx.validators(s));
   if (!hit) return undefined;
-  cites[path || "/"] = [hit.cellId];
+  ctx.cites[path || "/"] = [hit.cellId];
   return hit.value;
 }
 
-function fillObject(s: Schema, terms: Terms, rows: readonly Evidence[], path: string, cites: Record<string, string[]>, missing: string[], depth: number): unknown {
+function fillObject(s: Schema, terms: Terms, ctx: Fill, path: string, depth: number): unknown {
   const props = (s.properties ?? {}) as Record<string, Schema>;
   const required = new Set(Array.isArray(s.required) ? (s.required as string[]) : []);
   const out: Record<string, unknown> = {};
   for (const [name, sub] of Object.entries(props).slice(0, MAX_FIELDS)) {
     const field = [...identifierParts(name), ...queryTerms(String(sub.description ?? ""))];
-    const v = depth < MAX_DEPTH ? fill(sub, { field, query: terms.query }, rows, `${path}/${name}`, cites, missing, depth + 1) : undefined;
-    if (v !== undefined) out[name] = v;
+    const v = depth < MAX_DEPTH ? fill(sub, { field, query: terms.query }, ctx, `${path}/${name}`, depth + 1) : undefined;
+    if (v !== undefined) setOwn(out, name, v);
     else if (required.has(name)) {
-      if (allowsNull(sub)) out[name] = null;
-      else missing.push(`${path}/${name}`);
+      if (allowsNull(sub)) setOwn(out, name, null);
+      else ctx.missing.push(`${path}/${name}`);
     }
   }
   return out;
 }
 
-function fillArray(s: Schema, terms: Terms, rows: readonly Evidence[], path: string, cites: Record<string, string[]>): unknown {
+/** Sets an own property even for a field named `__proto__` (plain assignment would set the prototype). */
+function setOwn(o: Record<string, unknown>, name: string, value: unknown): void {
+  Object.defineProperty(o, name, { value, enumerable: true, writable: true, configurable: true });
+}
+
+function fillArray(s: Schema, terms: Terms, ctx: Fill, path: string): unknown {
   const items = (s.items ?? {}) as Schema;
   const max = typeof s.maxItems === "number" ? s.maxItems : 5;
   const itemType = typeOf(items);
-  const ranked = rankRows(terms, rows, false).slice(0, max * 3);
+  const valid = ctx.validators(items);
+  const ranked = rankRows(terms, ctx.rows, false).slice(0, max * 3);
   const values: unknown[] = [];
   const used: string[] = [];
   for (const r of ranked) {
     if (values.length >= max) break;
-    const hit = bestScalar(items, itemType, { field: [], query: [] }, [r]);
+    const hit = bestScalar(items, itemType, { field: [], query: [] }, [r], valid);
     if (!hit || values.some((v) => v === hit.value)) continue;
     values.push(hit.value);
     used.push(r.cellId);
   }
   if (values.length === 0) return undefined;
-  cites[path || "/"] = used;
+  ctx.cites[path || "/"] = used;
   return values;
 }
 
@@ -100,31 +113,14 @@ function fillArray(s: Schema, terms: Terms, rows: readonly Evidence[], path: str
  * (number, enum, date, e-mail, URL) may take its value from any row the
  * query found, since the type itself is the evidence.
  */
-function bestScalar(s: Schema, type: string, terms: Terms, rows: readonly Evidence[]): { value: unknown; cellId: string } | undefined {
+function bestScalar(s: Schema, type: string, terms: Terms, rows: readonly Evidence[], valid: (v: unknown) => boolean): { value: unknown; cellId: string } | undefined {
   const typed = type !== "string" || Array.isArray(s.enum) || typeof s.format === "string";
   const candidates = terms.field.length + terms.query.length > 0 ? rankRows(terms, rows, !typed).slice(0, 20) : rows;
-  const valid = fieldValidator(s);
   for (const r of candidates) {
     const value = scalarFrom(s, type, r.text);
     if (value !== undefined && valid(value)) return { value, cellId: r.cellId };
   }
   return undefined;
-}
-
-const validators = new WeakMap<Schema, (v: unknown) => boolean>();
-
-/** A validator for one field's schema (cached per schema object). */
-function fieldValidator(s: Schema): (v: unknown) => boolean {
-  let v = validators.get(s);
-  if (!v) {
-    try {
-      v = ajv.compile(s);
-    } catch {
-      v = () => true;
-    }
-    validators.set(s, v);
-  }
-  return v;
 }
 
 function scalarFrom(s: Schema, type: string, text: string): unknown {
