@@ -1,9 +1,12 @@
 /**
  * Entry point of the credential-shaped file detector. Ingestion calls
  * `scanForSecrets` on every file and refuses the ones it flags, unless the
- * caller named the exact normalised path with `includeSecret`.
+ * caller named the exact normalised path with `includeSecret`; reading runs
+ * the same rules on what the readers made of the file
+ * (find-secret-in-reading.ts, secret-verdict.ts).
  */
 import { decodeText } from "../../text/decode-text.js";
+import { countBelow, decodeReferences } from "./decode-references.js";
 import { findRuleMatch } from "./find-rule-match.js";
 import { credentialPathRule } from "./secret-paths.js";
 import { createScanText } from "./secret-rule.js";
@@ -28,11 +31,63 @@ function lineAt(text: string, index: number): number {
   return line;
 }
 
+/** A match: the index of its rule in `SECRET_RULES` (ties go to the lower) and its offset in the text. */
+interface Match {
+  rule: number;
+  index: number;
+}
+
 /**
- * Checks one file. Name rules first (they apply to binary files too), then,
- * for text (as `decodeText` decides it for the readers too), every content
- * rule. Returns the finding on the earliest line (ties go to the rule listed
- * first in `SECRET_RULES`), or `null` when nothing looks like a credential.
+ * The match on the earliest line of `text` (ties go to the rule listed
+ * first in `SECRET_RULES`), or null. Each rule stops searching at the start
+ * of the best line so far.
+ */
+function earliestMatch(text: string): Match | null {
+  const scan = createScanText(text);
+  let best: Match | null = null;
+  let bestLineStart = Number.POSITIVE_INFINITY;
+  for (let rule = 0; rule < SECRET_RULES.length; rule++) {
+    const index = findRuleMatch(SECRET_RULES[rule]!, scan, bestLineStart);
+    if (index >= 0 && index < bestLineStart) {
+      best = { rule, index };
+      bestLineStart = index === 0 ? 0 : text.lastIndexOf("\n", index - 1) + 1;
+    }
+  }
+  return best;
+}
+
+/** Whether finding `a` (line, rule place) comes before `b`: earlier line, or same line and earlier rule. */
+function comesFirst(a: { line: number; rule: number }, b: { line: number; rule: number }): boolean {
+  return a.line < b.line || (a.line === b.line && a.rule <= b.rule);
+}
+
+/**
+ * Runs every content rule on `text` as it stands and, when it holds HTML
+ * character references or JSON/JavaScript escapes, on `text` with them
+ * decoded too (`ghp&#95;…` and `ghp\u005f…` are `ghp_…` to whoever renders
+ * or parses them). Both are needed: a reader may store either form, and
+ * decoding can also break a match (a token followed by `\u0041`). Returns
+ * the finding on the earliest line of `text` (a match in the decoded text is
+ * reported on its line in `text`), or null. Linear in the text: one decoding
+ * pass and at most two scans.
+ */
+export function scanDecodedText(text: string): SecretFinding | null {
+  if (text.length === 0) return null;
+  const raw = earliestMatch(text);
+  const asIs = raw && { rule: raw.rule, line: lineAt(text, raw.index) };
+  const decoded = decodeReferences(text);
+  const hit = decoded && earliestMatch(decoded.text);
+  const fromDecoded = hit && { rule: hit.rule, line: lineAt(decoded.text, hit.index) - countBelow(decoded.addedBreaks, hit.index) };
+  const first = asIs && fromDecoded ? (comesFirst(asIs, fromDecoded) ? asIs : fromDecoded) : (asIs ?? fromDecoded);
+  return first ? { rule: SECRET_RULES[first.rule]!.id, line: first.line } : null;
+}
+
+/**
+ * Checks one file's bytes. Name rules first (they apply to binary files
+ * too), then, for text (as `decodeText` decides it for the readers too),
+ * every content rule on the text and on its decoded form
+ * ({@link scanDecodedText}). Returns the finding on the earliest line, or
+ * `null` when nothing looks like a credential.
  *
  * `path` is the normalised POSIX project-relative path.
  */
@@ -42,19 +97,5 @@ export function scanForSecrets(path: string, content: Uint8Array | string): Secr
 
   // The readers' own decoding: what they would store is what is scanned.
   const text = decodeText(typeof content === "string" ? utf8.encode(content) : content);
-  if (text === undefined || text.length === 0) return null;
-
-  const scan = createScanText(text);
-  let bestRule: string | null = null;
-  let bestIndex = -1;
-  let bestLineStart = Number.POSITIVE_INFINITY;
-  for (const rule of SECRET_RULES) {
-    const index = findRuleMatch(rule, scan, bestLineStart);
-    if (index >= 0 && index < bestLineStart) {
-      bestRule = rule.id;
-      bestIndex = index;
-      bestLineStart = index === 0 ? 0 : text.lastIndexOf("\n", index - 1) + 1;
-    }
-  }
-  return bestRule === null ? null : { rule: bestRule, line: lineAt(text, bestIndex) };
+  return text === undefined ? null : scanDecodedText(text);
 }
