@@ -9,7 +9,7 @@
  *
  * The kill schedule (modes, delays) replays exactly from the seed; the
  * workload's contents replay too, but their order interleaves with network
- * timing. Run by test/soak/durability.test.ts (random seed, many kills) and
+ * timing, and so does which moment a "reading" kill takes. Run by test/soak/durability.test.ts (random seed, many kills) and
  * test/integration/durability.test.ts (fixed seed, a few kills).
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -401,12 +401,14 @@ async function killMoment(mode: KillMode, rng: Rng, ctx: Ctx, driver: ReturnType
     return sleep(rng.int(0, 15));
   }
   // Reading: soon after a big file was acknowledged, or once the lease shows a file being read.
+  // Both delays are drawn up front, so the schedule draws the same numbers whichever comes first.
   const since = Date.now();
   const delay = rng.int(20, 400);
+  const afterReading = rng.int(0, 100);
   while (Date.now() - since < 4000) {
     if (ctx.model.bigAckAt > since && Date.now() - ctx.model.bigAckAt >= delay) return;
     const lease = await call(server, key, "GET", `/projects/${server.projectId}/ingest`);
-    if (lease?.status === 200 && (lease.body as unknown as LeaseBody).files.reading > 0) return sleep(rng.int(0, 100));
+    if (lease?.status === 200 && (lease.body as unknown as LeaseBody).files.reading > 0) return sleep(afterReading);
     await sleep(20);
   }
 }
