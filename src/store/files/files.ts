@@ -78,7 +78,9 @@ export interface FileVersion {
 /**
  * Queues a file version: a new path gets a new file id; a path the project
  * already holds (even retired) keeps its id and is queued again, with the
- * new call's includeSecret (a re-ingest without it withdraws the consent).
+ * new call's includeSecret. A re-ingest without it withdraws the consent:
+ * the file is then read again even if its bytes did not change, so that the
+ * reading made under the consent is checked for credentials.
  */
 export async function upsertQueuedFile(q: Queryable, v: FileVersion, now: string): Promise<FileRow> {
   const row = await q.get<Row>(
@@ -88,7 +90,8 @@ export async function upsertQueuedFile(q: Queryable, v: FileVersion, now: string
      ON CONFLICT (project_id, path) DO UPDATE SET
        content_type = excluded.content_type, file_type = excluded.file_type, file_size = excluded.file_size,
        chunk_id = excluded.chunk_id, status = 'queued', error = NULL, origin = excluded.origin,
-       include_secret = excluded.include_secret, updated_at = excluded.updated_at
+       include_secret = excluded.include_secret, updated_at = excluded.updated_at,
+       read_chunk_id = CASE WHEN excluded.include_secret < files.include_secret THEN NULL ELSE files.read_chunk_id END
      RETURNING *`,
     [newId("fil"), v.projectId, v.path, v.contentType, v.fileType, v.fileSize, v.chunkId, v.origin, v.includeSecret ? 1 : 0, now, now],
   );
