@@ -18,7 +18,7 @@ const input = z.object({
   cursor: z.string().max(2048).optional().describe("list mode: the nextCursor of a prior call"),
   fileIds: z.array(z.string().max(64)).max(200).optional().describe("query mode: only knowledge derived from these files"),
   entities: z.array(z.string().min(1).max(200)).max(50).optional().describe("query mode: entity names seeded into the graph walk"),
-  schema: z.record(z.string(), z.unknown()).optional().describe("query mode: a JSON Schema the structured answer must conform to"),
+  schema: z.record(z.string(), z.unknown()).optional().describe("query mode: a JSON Schema (draft-07; at most 64 KiB and 500 properties; patterns run on RE2) the structured answer must conform to"),
 });
 
 const queryAnswer = z.object({
