@@ -39,12 +39,10 @@ async function read(path: string, bytes: Uint8Array): Promise<ReadOutput> {
   return reader ? reader.read({ path, contentType, bytes }) : { factions: [], cells: [] };
 }
 
-/** One PDF object: its number's body, as bytes (a stream may hold any byte). */
-type PdfObject = Buffer;
-
 /** A PDF whose page contents are Flate-compressed streams, so none of its text is in the bytes. */
 function compressedPdf(pages: readonly (readonly string[])[]): Uint8Array {
-  const objects: PdfObject[] = [
+  // Bytes, not strings: a compressed stream may hold any byte.
+  const objects: Buffer[] = [
     Buffer.from("<< /Type /Catalog /Pages 2 0 R >>"),
     Buffer.from(`<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + i * 2} 0 R`).join(" ")}] /Count ${pages.length} >>`),
     Buffer.from("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"),
