@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { resolve } from "node:path";
 import { z } from "zod";
 
@@ -17,6 +18,13 @@ export interface Config {
   /** tiktoken encoding used to count tokens. */
   readonly tokenizer: "o200k_base" | "cl100k_base";
   readonly rateLimit: { readonly max: number; readonly windowMs: number };
+  /**
+   * Reader threads: how many read at once (`PKS_READERS`, default all cores
+   * but one, at least 1), each one's heap in MB (`PKS_READER_HEAP_MB`, 1024)
+   * and the time one reading may take (`PKS_READ_TIMEOUT_MS`, 60,000). A file
+   * past either limit fails alone; the server goes on.
+   */
+  readonly reading: { readonly threads: number; readonly heapMb: number; readonly timeoutMs: number };
 }
 
 /** Flags as the CLI collected them; each overrides its environment variable. */
@@ -45,6 +53,9 @@ const schema = z.object({
   tokenizer: z.enum(["o200k_base", "cl100k_base"]),
   rateLimitMax: z.coerce.number().int().positive(),
   rateLimitWindowMs: z.coerce.number().int().positive(),
+  readers: z.coerce.number().int().positive(),
+  readerHeapMb: z.coerce.number().int().min(16),
+  readTimeoutMs: z.coerce.number().int().positive(),
 });
 
 /** Builds the frozen Config from flags, then `PKS_*` environment variables, then defaults. */
@@ -61,6 +72,9 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     tokenizer: env.PKS_TOKENIZER ?? "o200k_base",
     rateLimitMax: env.PKS_RATE_LIMIT ?? 60,
     rateLimitWindowMs: env.PKS_RATE_WINDOW_MS ?? 60_000,
+    readers: env.PKS_READERS ?? Math.max(1, availableParallelism() - 1),
+    readerHeapMb: env.PKS_READER_HEAP_MB ?? 1024,
+    readTimeoutMs: env.PKS_READ_TIMEOUT_MS ?? 60_000,
   });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -77,5 +91,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     allowedOrigins: Object.freeze(c.allowedOrigins),
     tokenizer: c.tokenizer,
     rateLimit: Object.freeze({ max: c.rateLimitMax, windowMs: c.rateLimitWindowMs }),
+    reading: Object.freeze({ threads: c.readers, heapMb: c.readerHeapMb, timeoutMs: c.readTimeoutMs }),
   });
 }

@@ -1,48 +1,61 @@
 import type { Clock } from "../../core/tools.js";
 import type { Db } from "../../store/db.js";
 import { log } from "../../logger.js";
-import { readerFor } from "../../readers/index.js";
-import type { ReadOutput } from "../../readers/reader.js";
 import { getChunkBytes } from "../../store/files/chunks.js";
-import { claimQueued, finishReading, requeueInterrupted } from "../../store/files/files.js";
+import { claimQueued, finishReading, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
+import type { ClaimedFile } from "../../store/files/files.js";
 import { reindexFile } from "../../store/search/search-index.js";
-import type { FileRow } from "../../store/files/files.js";
 import { applyReading } from "./apply-reading.js";
+import { ReaderPool } from "./pool/reader-pool.js";
+import type { ReaderLimits } from "./pool/reader-pool.js";
 
-const EMPTY: ReadOutput = { factions: [], cells: [] };
-/** Files claimed per transaction. */
+/** Files claimed per transaction, at most: one commit for several claims keeps fsyncs down. */
 const CLAIM_BATCH = 8;
 
-/** What the worker needs: the store and the clock. */
+/** What the worker needs: the store, the clock, and the reader threads' limits. */
 export interface WorkerDeps {
   readonly db: Db;
   readonly clock: Clock;
+  /** Reader threads and their limits (from the configuration). */
+  readonly reading: ReaderLimits;
+  /** Module whose `readers` export the threads run (the product's registry when absent; tests load their own). */
+  readonly readersUrl?: string | URL;
 }
 
 /**
- * Reads queued files, one at a time, inside the server process:
- * `queued → reading → ready | failed`. One file's failure never stops the
- * others; files left `reading` by a stopped process are queued again at
- * start. A reading is persisted only if the file was not replaced meanwhile.
+ * Reads queued files in reader threads (see ReaderPool) and persists each
+ * reading on the main thread: `queued → reading → ready | failed`. One file's
+ * failure, time-out or heap exhaustion never stops the others or the server.
+ * Every claim counts an attempt: a file left `reading` by a stopped process is
+ * queued again at start and then read alone, or fails once it was interrupted
+ * twice. A reading is persisted only if the file was not replaced meanwhile.
  */
 export class IngestWorker {
   readonly #deps: WorkerDeps;
+  readonly #pool: ReaderPool;
+  /** Files claimed and not finished at most: enough to keep every thread fed while readings are persisted. */
+  readonly #capacity: number;
   #running = false;
   #busy = false;
   #wake: (() => void) | undefined;
   #kicked = false;
   #idleWaiters: Array<() => void> = [];
   #loop: Promise<void> | undefined;
+  /** A file read alone (interrupted before) is under way: nothing else is claimed. */
+  #alone = false;
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
+    this.#pool = new ReaderPool({ ...deps.reading, readersUrl: deps.readersUrl });
+    this.#capacity = Math.max(CLAIM_BATCH, 2 * deps.reading.threads);
   }
 
-  /** Re-queues interrupted readings and starts the loop. */
+  /** Settles interrupted readings (queued again, or failed when interrupted twice) and starts the loop. */
   async start(): Promise<void> {
     if (this.#running) return;
-    const n = await requeueInterrupted(this.#deps.db, this.#now());
-    if (n > 0) log.info("resuming interrupted readings", { files: n });
+    const { requeued, failed } = await this.#deps.db.transaction((tx) => requeueInterrupted(tx, this.#now()));
+    if (requeued > 0) log.info("resuming interrupted readings", { files: requeued });
+    if (failed > 0) log.warn("readings interrupted twice failed", { files: failed });
     this.#running = true;
     this.#kicked = true;
     this.#loop = this.#run();
@@ -60,9 +73,11 @@ export class IngestWorker {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
+  /** Stops reading: readings under way are abandoned and their files queued again, uncounted. */
   async stop(): Promise<void> {
     this.#running = false;
     this.#wake?.();
+    await this.#pool.close();
     await this.#loop;
     for (const w of this.#idleWaiters.splice(0)) w();
   }
@@ -71,9 +86,7 @@ export class IngestWorker {
     while (this.#running) {
       this.#kicked = false;
       this.#busy = true;
-      while (this.#running && (await this.#readBatch())) {
-        await new Promise((r) => setImmediate(r));
-      }
+      await this.#drain();
       this.#busy = false;
       if (!this.#kicked) {
         for (const w of this.#idleWaiters.splice(0)) w();
@@ -86,47 +99,80 @@ export class IngestWorker {
     }
   }
 
-  /** Claims a few queued files and reads them one by one; false when the queue is empty. */
-  async #readBatch(): Promise<boolean> {
-    let files: FileRow[];
-    try {
-      files = await this.#deps.db.transaction((tx) => claimQueued(tx, this.#now(), CLAIM_BATCH));
-    } catch (err) {
-      log.error("claiming files failed", { error: err });
-      await new Promise((r) => setTimeout(r, 250));
-      return true;
+  /**
+   * Reads until the queue is empty or the worker stops, claiming more files
+   * whenever half the claimed ones are done, and none while a file is read alone.
+   */
+  async #drain(): Promise<void> {
+    const underWay = new Set<Promise<void>>();
+    let empty = false;
+    while (this.#running) {
+      if (!empty && !this.#alone && underWay.size <= this.#capacity / 2) {
+        const files = await this.#claim(underWay.size);
+        for (const file of files ?? []) {
+          const reading: Promise<void> = this.#readOne(file).finally(() => underWay.delete(reading));
+          underWay.add(reading);
+        }
+        empty = files?.length === 0;
+        if (files?.length) continue;
+      }
+      if (underWay.size === 0) {
+        if (empty) return;
+        await new Promise((r) => setTimeout(r, 250)); // claiming failed: try again shortly
+        continue;
+      }
+      await Promise.race(underWay);
+      empty = false;
     }
-    if (files.length === 0) return false;
-    for (const file of files) {
-      // Claimed files left unread by a stop are queued again at the next start.
-      if (!this.#running) break;
-      await this.#readOne(file);
-      await new Promise((r) => setImmediate(r));
-    }
-    return true;
+    await Promise.allSettled(underWay);
   }
 
-  /** Reads one claimed file; a failure marks only that file. */
-  async #readOne(file: FileRow): Promise<void> {
+  /** Claims the next files, `underWay` being claimed already; undefined when claiming failed. */
+  async #claim(underWay: number): Promise<ClaimedFile[] | undefined> {
+    try {
+      const limit = this.#capacity - underWay;
+      const files = await this.#deps.db.transaction((tx) => claimQueued(tx, this.#now(), limit, underWay > 0));
+      if (files.some((f) => f.attempts > 1)) this.#alone = true;
+      return files;
+    } catch (err) {
+      log.error("claiming files failed", { error: err });
+      return undefined;
+    }
+  }
+
+  /** Reads one claimed file; a failure marks only that file, a stop gives the claim back. */
+  async #readOne(file: ClaimedFile): Promise<void> {
     try {
       await this.#read(file);
     } catch (err) {
+      const now = this.#now();
+      if (!this.#running) {
+        await releaseClaims(this.#deps.db, [file], now).catch(() => undefined);
+        return;
+      }
       const message = err instanceof Error ? err.message.slice(0, 500) : "reading failed";
       log.warn("reading failed", { fileId: file.fileId, path: file.path, error: err });
-      await finishReading(this.#deps.db, file.fileId, file.chunkId, { status: "failed", error: message }, this.#now()).catch(() => undefined);
+      await finishReading(this.#deps.db, file.fileId, file.chunkId, { status: "failed", error: message }, now).catch(() => undefined);
+    } finally {
+      if (file.attempts > 1) this.#alone = false;
     }
   }
 
-  async #read(file: FileRow): Promise<void> {
+  async #read(file: ClaimedFile): Promise<void> {
     const { db } = this.#deps;
     if (file.readChunkId === file.chunkId) {
       await finishReading(db, file.fileId, file.chunkId, { status: "ready" }, this.#now());
       return;
     }
-    const bytes = await getChunkBytes(db, file.projectId, file.chunkId);
-    if (!bytes) throw new Error("the file's bytes are missing");
-    const reader = readerFor({ path: file.path, contentType: file.contentType });
-    const output = reader ? await reader.read({ path: file.path, contentType: file.contentType, bytes }) : EMPTY;
+    const output = await this.#pool.read({
+      path: file.path,
+      contentType: file.contentType,
+      load: async () => {
+        const bytes = await getChunkBytes(db, file.projectId, file.chunkId);
+        if (!bytes) throw new Error("the file's bytes are missing");
+        return bytes;
+      },
+    });
     await db.transaction(async (tx) => {
       const now = this.#now();
       // Claim the finish first: if the file was replaced meanwhile, nothing is written.

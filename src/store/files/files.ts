@@ -89,7 +89,7 @@ export async function upsertQueuedFile(q: Queryable, v: FileVersion, now: string
      VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)
      ON CONFLICT (project_id, path) DO UPDATE SET
        content_type = excluded.content_type, file_type = excluded.file_type, file_size = excluded.file_size,
-       chunk_id = excluded.chunk_id, status = 'queued', error = NULL, origin = excluded.origin,
+       chunk_id = excluded.chunk_id, status = 'queued', error = NULL, attempts = 0, origin = excluded.origin,
        include_secret = excluded.include_secret, updated_at = excluded.updated_at,
        read_chunk_id = CASE WHEN excluded.include_secret < files.include_secret THEN NULL ELSE files.read_chunk_id END
      RETURNING *`,
@@ -118,30 +118,49 @@ export async function listLiveFiles(q: Queryable, projectId: string): Promise<Fi
   return rows.map(toFile);
 }
 
-/** Points a file at new bytes and queues it. */
+/** Points a file at new bytes and queues it; the new version starts with no attempts. */
 export async function requeueFile(q: Queryable, fileId: string, chunkId: string, fileSize: number, now: string): Promise<void> {
   await q.execute(
-    "UPDATE files SET chunk_id = ?, file_size = ?, status = 'queued', error = NULL, updated_at = ? WHERE file_id = ?",
+    "UPDATE files SET chunk_id = ?, file_size = ?, status = 'queued', error = NULL, attempts = 0, updated_at = ? WHERE file_id = ?",
     [chunkId, fileSize, now, fileId],
   );
 }
 
-/**
- * Claims up to `limit` of the oldest queued files for reading, atomically:
- * the caller holds a write transaction, so two workers never claim the same
- * file. One commit for several claims keeps fsyncs down.
- */
-export async function claimQueued(q: Queryable, now: string, limit: number): Promise<FileRow[]> {
-  const rows = await q.all<Row>(
-    `UPDATE files SET status = 'reading', updated_at = ?
-     WHERE file_id IN (SELECT file_id FROM files WHERE status = 'queued' ORDER BY updated_at, file_id LIMIT ?)
-     RETURNING *`,
-    [now, limit],
-  );
-  return rows.map(toFile).sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.fileId.localeCompare(b.fileId));
+/** A claimed file, with the claims its current version has had (this one included). */
+export interface ClaimedFile extends FileRow {
+  attempts: number;
 }
 
-/** Marks a claimed file's reading finished, if it was not re-queued meanwhile. */
+/**
+ * Claims the oldest queued files for reading, up to `limit`, atomically: the
+ * caller holds a write transaction, so two workers never claim the same file.
+ * One commit for several claims keeps fsyncs down. Each claim counts an
+ * attempt. A file whose earlier reading was interrupted (attempts ≥ 1) is
+ * claimed alone, and only when no other file is being read (`othersReading`
+ * false), so a file that brings the process down cannot drag innocent files
+ * with it twice; claiming stops before it otherwise, keeping the queue's order.
+ */
+export async function claimQueued(q: Queryable, now: string, limit: number, othersReading = false): Promise<ClaimedFile[]> {
+  const head = await q.all<{ file_id: string; attempts: number }>(
+    "SELECT file_id, attempts FROM files WHERE status = 'queued' ORDER BY updated_at, file_id LIMIT ?",
+    [limit],
+  );
+  const retried = head.findIndex((r) => Number(r.attempts) > 0);
+  const take = retried === 0 ? (othersReading ? 0 : 1) : retried < 0 ? head.length : retried;
+  const ids = head.slice(0, take).map((r) => r.file_id);
+  if (ids.length === 0) return [];
+  const rows = await q.all<Row & { attempts: number }>(
+    `UPDATE files SET status = 'reading', attempts = attempts + 1, updated_at = ?
+     WHERE file_id IN (${ids.map(() => "?").join(", ")}) AND status = 'queued'
+     RETURNING *`,
+    [now, ...ids],
+  );
+  return rows
+    .map((r) => ({ ...toFile(r), attempts: Number(r.attempts) }))
+    .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.fileId.localeCompare(b.fileId));
+}
+
+/** Marks a claimed file's reading finished, if it was not re-queued meanwhile; its attempts are settled. */
 export async function finishReading(
   q: Queryable,
   fileId: string,
@@ -151,17 +170,43 @@ export async function finishReading(
 ): Promise<boolean> {
   const r = await q.execute(
     `UPDATE files SET status = ?, error = ?, read_chunk_id = CASE WHEN ? = 'ready' THEN chunk_id ELSE read_chunk_id END,
-       reads = reads + 1, updated_at = ?
+       reads = reads + 1, attempts = 0, updated_at = ?
      WHERE file_id = ? AND chunk_id = ? AND status = 'reading'`,
     [outcome.status, outcome.status === "failed" ? outcome.error : null, outcome.status, now, fileId, chunkId],
   );
   return r.rowsAffected > 0;
 }
 
-/** Puts files left `reading` by a stopped process back in the queue. */
-export async function requeueInterrupted(q: Queryable, now: string): Promise<number> {
-  const r = await q.execute("UPDATE files SET status = 'queued', updated_at = ? WHERE status = 'reading'", [now]);
-  return r.rowsAffected;
+/** The error of a file whose reading stopped the process twice. */
+export const INTERRUPTED_TWICE = "reading was interrupted twice; the file is not read again until it changes";
+
+/**
+ * Settles files left `reading` by a stopped process, in the caller's
+ * transaction: a file interrupted twice (attempts ≥ 2) fails, as it would
+ * likely stop the process again; the others are queued again, keeping their
+ * attempts so the next claim takes each alone.
+ */
+export async function requeueInterrupted(q: Queryable, now: string): Promise<{ requeued: number; failed: number }> {
+  const failed = await q.execute(
+    "UPDATE files SET status = 'failed', error = ?, updated_at = ? WHERE status = 'reading' AND attempts >= 2",
+    [INTERRUPTED_TWICE, now],
+  );
+  const requeued = await q.execute("UPDATE files SET status = 'queued', updated_at = ? WHERE status = 'reading'", [now]);
+  return { requeued: requeued.rowsAffected, failed: failed.rowsAffected };
+}
+
+/**
+ * Gives back claims a stopping worker did not finish: the files are queued
+ * again and the claim is not counted, as the file did not stop the process.
+ */
+export async function releaseClaims(q: Queryable, claims: ReadonlyArray<{ fileId: string; chunkId: string }>, now: string): Promise<void> {
+  for (const c of claims) {
+    await q.execute(
+      `UPDATE files SET status = 'queued', attempts = max(attempts - 1, 0), updated_at = ?
+       WHERE file_id = ? AND chunk_id = ? AND status = 'reading'`,
+      [now, c.fileId, c.chunkId],
+    );
+  }
 }
 
 /**

@@ -1,0 +1,194 @@
+/**
+ * Readers run off the main thread, in a pool of worker threads, so no file can
+ * stop the server: each thread has a heap limit, each reading a time limit, and
+ * a thread that passes either is terminated and replaced while the other files
+ * go on. Threads are persistent (a reader's start-up cost, e.g. tree-sitter's
+ * WASM, is paid once per thread) and read one file at a time.
+ */
+import type { Worker } from "node:worker_threads";
+import type { ReadOutput } from "../../../readers/reader.js";
+import { DEFAULT_READERS_URL, spawnReaderThread } from "./spawn-thread.js";
+import type { ThreadAnswer } from "./thread-protocol.js";
+
+/** How many threads, and the limits of each. */
+export interface ReaderLimits {
+  /** Threads reading at once. */
+  readonly threads: number;
+  /** Old-generation heap of each thread, in MB. */
+  readonly heapMb: number;
+  /** Wall-clock limit of one reading, in ms. */
+  readonly timeoutMs: number;
+}
+
+export interface ReaderPoolOptions extends ReaderLimits {
+  /** Module whose `readers` export the threads run; the product's registry by default (tests load their own). */
+  readonly readersUrl?: string | URL;
+}
+
+/** One file to read. */
+export interface ReadTask {
+  readonly path: string;
+  readonly contentType: string;
+  /** Loads the bytes once a thread is free for the file, so files waiting in the pool hold none. */
+  load(): Promise<Uint8Array>;
+}
+
+/** A thread must load its readers within this time, however short the reading limit. */
+const STARTUP_LIMIT_MS = 120_000;
+
+interface Pending {
+  readonly task: ReadTask;
+  resolve(output: ReadOutput): void;
+  reject(error: Error): void;
+}
+
+interface Slot {
+  readonly worker: Worker;
+  ready: boolean;
+  pending: Pending | undefined;
+  timer: NodeJS.Timeout | undefined;
+  /** Why the thread stopped, when it reported it before exiting. */
+  failure: Error | undefined;
+}
+
+const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
+
+/** A buffer the thread can own: the view's whole ArrayBuffer, else a copy. */
+function ownedBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  const whole = bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return whole ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice();
+}
+
+/** The pool of reader threads; see the module comment. */
+export class ReaderPool {
+  readonly #options: ReaderLimits & { readersUrl: string };
+  readonly #slots = new Set<Slot>();
+  #queue: Pending[] = [];
+
+  constructor(options: ReaderPoolOptions) {
+    this.#options = {
+      threads: Math.max(1, Math.floor(options.threads)),
+      heapMb: options.heapMb,
+      timeoutMs: options.timeoutMs,
+      readersUrl: String(options.readersUrl ?? DEFAULT_READERS_URL),
+    };
+  }
+
+  /**
+   * Reads one file in a thread. Rejects with the reader's error, or with a
+   * time-limit or memory-limit error when the reading passed a limit.
+   */
+  read(task: ReadTask): Promise<ReadOutput> {
+    return new Promise<ReadOutput>((resolve, reject) => {
+      this.#queue.push({ task, resolve, reject });
+      this.#pump();
+    });
+  }
+
+  /** Terminates every thread and fails the readings under way or waiting; a later read starts threads again. */
+  async close(): Promise<void> {
+    const closed = new Error("the reader pool was closed");
+    for (const p of this.#queue.splice(0)) p.reject(closed);
+    const slots = [...this.#slots];
+    this.#slots.clear();
+    for (const slot of slots) this.#release(slot, closed);
+    await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  /** Gives waiting files to idle threads, and starts threads for files no starting thread will take. */
+  #pump(): void {
+    for (const slot of this.#slots) {
+      if (this.#queue.length === 0) break;
+      if (slot.ready && !slot.pending) void this.#dispatch(slot, this.#queue.shift()!);
+    }
+    let starting = [...this.#slots].filter((s) => !s.ready).length;
+    while (this.#queue.length > starting && this.#slots.size < this.#options.threads) {
+      this.#spawn();
+      starting++;
+    }
+  }
+
+  #spawn(): void {
+    const worker = spawnReaderThread(this.#options.readersUrl, this.#options.heapMb);
+    const slot: Slot = { worker, ready: false, pending: undefined, timer: undefined, failure: undefined };
+    slot.timer = setTimeout(() => this.#stop(slot, new Error(`the readers did not load within ${seconds(STARTUP_LIMIT_MS)}`)), STARTUP_LIMIT_MS);
+    this.#slots.add(slot);
+    worker.on("message", (answer: ThreadAnswer) => this.#answer(slot, answer));
+    worker.on("error", (err: Error & { code?: string }) => {
+      slot.failure =
+        err.code === "ERR_WORKER_OUT_OF_MEMORY"
+          ? new Error(`reading exceeded its memory limit (${this.#options.heapMb} MB)`)
+          : new Error(`the reader stopped unexpectedly: ${err.message}`);
+    });
+    worker.on("exit", (code) => this.#exited(slot, code));
+  }
+
+  /** Sends a file to an idle thread once its bytes are loaded, and starts the time limit. */
+  async #dispatch(slot: Slot, pending: Pending): Promise<void> {
+    slot.pending = pending;
+    let bytes: Uint8Array<ArrayBuffer>;
+    try {
+      bytes = ownedBytes(await pending.task.load());
+    } catch (err) {
+      this.#release(slot, err instanceof Error ? err : new Error(String(err)));
+      this.#pump();
+      return;
+    }
+    if (slot.pending !== pending) return; // the pool was closed meanwhile
+    const limit = new Error(`reading exceeded its time limit (${seconds(this.#options.timeoutMs)})`);
+    slot.timer = setTimeout(() => this.#stop(slot, limit), this.#options.timeoutMs);
+    const { path, contentType } = pending.task;
+    slot.worker.postMessage({ path, contentType, bytes }, [bytes.buffer]);
+  }
+
+  #answer(slot: Slot, answer: ThreadAnswer): void {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    if (answer.type === "ready") slot.ready = true;
+    else if (answer.type === "done") this.#finish(slot)?.resolve(answer.output);
+    else this.#finish(slot)?.reject(new Error(answer.message));
+    this.#pump();
+  }
+
+  /** Detaches the slot's reading, if any, and returns it. */
+  #finish(slot: Slot): Pending | undefined {
+    const pending = slot.pending;
+    slot.pending = undefined;
+    return pending;
+  }
+
+  #release(slot: Slot, error: Error): void {
+    clearTimeout(slot.timer);
+    slot.timer = undefined;
+    this.#finish(slot)?.reject(error);
+  }
+
+  /** A limit passed: the reading fails with `error`, the thread is terminated, and another replaces it. */
+  #stop(slot: Slot, error: Error): void {
+    if (!this.#slots.delete(slot)) return;
+    slot.failure = error;
+    this.#lost(slot, error);
+    void slot.worker.terminate();
+    this.#pump();
+  }
+
+  #exited(slot: Slot, code: number): void {
+    if (!this.#slots.delete(slot)) return; // stopped or closed already
+    this.#lost(slot, slot.failure ?? new Error(`the reader stopped unexpectedly (exit code ${code})`));
+    this.#pump();
+  }
+
+  /**
+   * Fails what a lost thread held: its reading, or, when it died before its
+   * readers loaded, the first waiting file (so a broken reader list fails
+   * files instead of restarting threads forever).
+   */
+  #lost(slot: Slot, error: Error): void {
+    if (slot.pending) {
+      this.#release(slot, error);
+      return;
+    }
+    clearTimeout(slot.timer);
+    if (!slot.ready) this.#queue.shift()?.reject(new Error(`the readers could not be loaded: ${error.message}`));
+  }
+}

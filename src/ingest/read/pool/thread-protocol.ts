@@ -1,0 +1,23 @@
+/**
+ * The messages between the reader pool and its threads. One reading at a time
+ * per thread, so no message needs an id.
+ */
+import type { ReadOutput } from "../../../readers/reader.js";
+
+/** What a thread is given at start: the module whose `readers` export it runs. */
+export interface ThreadData {
+  readonly readersUrl: string;
+}
+
+/** One file to read; `bytes` owns its buffer, which is transferred, not copied. */
+export interface ThreadRequest {
+  readonly path: string;
+  readonly contentType: string;
+  readonly bytes: Uint8Array;
+}
+
+/** A thread's messages: ready once its readers are loaded, then one answer per request. */
+export type ThreadAnswer =
+  | { readonly type: "ready" }
+  | { readonly type: "done"; readonly output: ReadOutput }
+  | { readonly type: "failed"; readonly message: string };

@@ -1,0 +1,204 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+import { afterEach, describe, expect, it } from "vitest";
+import { createApp } from "../../src/app.js";
+import { loadConfig } from "../../src/config.js";
+import { IngestWorker } from "../../src/ingest/read/ingest-worker.js";
+import { claimQueued, INTERRUPTED_TWICE, requeueInterrupted } from "../../src/store/files/files.js";
+import { createTestWorld, send } from "../support/test-app.js";
+import type { TestWorld } from "../support/test-app.js";
+import { fileEntry, ingest } from "../support/ingest-helpers.js";
+
+const HOSTILE_READERS = new URL("../fixtures/readers-hostile/hostile-readers.ts", import.meta.url);
+const HOG_READERS = new URL("../fixtures/readers-hostile/hog-readers.ts", import.meta.url);
+
+interface FileState {
+  path: string;
+  updatedAt: string;
+  status: string;
+  error: string | null;
+  attempts: number;
+  reads: number;
+}
+
+async function fileStates(w: TestWorld): Promise<Record<string, FileState>> {
+  const rows = await w.app.deps.db.all<FileState>("SELECT path, status, error, attempts, reads, updated_at AS updatedAt FROM files ORDER BY path");
+  return Object.fromEntries(rows.map((r) => [r.path, { ...r, attempts: Number(r.attempts), reads: Number(r.reads) }]));
+}
+
+/** A world whose own worker is held, and a worker on its database that runs `readersUrl` under the given limits. */
+async function hostileWorld(readersUrl: URL, reading: { threads: number; heapMb: number; timeoutMs: number }) {
+  const w = await createTestWorld({ startWorker: false, env: { PKS_RATE_LIMIT: "10000" } });
+  const worker = new IngestWorker({ db: w.app.deps.db, clock: Date.now, reading, readersUrl });
+  await worker.start();
+  return { w, worker };
+}
+
+/** Ingests files, wakes the worker, and resolves once it is idle. */
+async function ingestAndRead(w: TestWorld, worker: IngestWorker, files: unknown[]) {
+  const { res } = await ingest(w, files);
+  expect(res.ok).toBe(true);
+  worker.kick();
+  await worker.whenIdle();
+}
+
+/** Sends `count` GET …/files one after another, `gapMs` apart; returns each latency in ms. */
+async function probe(w: TestWorld, count: number, gapMs: number): Promise<number[]> {
+  const latencies: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const start = performance.now();
+    const res = await send(w, `/v1/projects/${w.projectId}/files`, { key: w.keys.viewer });
+    expect(res.status).toBe(200);
+    await res.json();
+    latencies.push(performance.now() - start);
+    await new Promise((r) => setTimeout(r, gapMs));
+  }
+  return latencies;
+}
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.ceil((p / 100) * values.length) - 1]!;
+
+describe("reader pool: a hostile file fails alone and the server keeps answering", () => {
+  const cleanups: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const c of cleanups.splice(0).reverse()) await c();
+  });
+
+  it("a reader that spins forever fails with the time limit; the other file is read; requests are answered meanwhile", async () => {
+    const { w, worker } = await hostileWorld(HOSTILE_READERS, { threads: 1, heapMb: 512, timeoutMs: 1500 });
+    cleanups.push(() => w.close(), () => worker.stop());
+    // Warm-up: the thread loads its readers once.
+    await ingestAndRead(w, worker, [fileEntry("warm.md", "# Warm\n\nUp.\n")]);
+
+    const { res } = await ingest(w, [fileEntry("spin-forever.md", "# Never\n"), fileEntry("notes.md", "# Notes\n\nA fact.\n")]);
+    expect(res.ok).toBe(true);
+    const start = Date.now();
+    worker.kick();
+    const latencies = await probe(w, 20, 50);
+    await worker.whenIdle();
+    const elapsed = Date.now() - start;
+
+    const files = await fileStates(w);
+    expect(files["spin-forever.md"]).toMatchObject({ status: "failed", error: "reading exceeded its time limit (1.5 s)", attempts: 0 });
+    expect(files["notes.md"]).toMatchObject({ status: "ready", error: null, attempts: 0 });
+    const failedAfter = Date.parse(files["spin-forever.md"]!.updatedAt) - start;
+    const p50 = percentile(latencies, 50);
+    const p95 = percentile(latencies, 95);
+    console.log(
+      `spin: failed ${failedAfter} ms after the kick (limit 1500 ms), both files settled in ${elapsed} ms; ` +
+        `20 GET …/files meanwhile: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
+    );
+    expect(failedAfter).toBeLessThan(1500 + 1000);
+    expect(p95).toBeLessThan(500);
+    // The terminated thread was replaced: the next file is read.
+    await ingestAndRead(w, worker, [fileEntry("later.md", "# Later\n")]);
+    expect((await fileStates(w))["later.md"]).toMatchObject({ status: "ready" });
+  });
+
+  it("a reader's error fails only its file, with the reader's message", async () => {
+    const { w, worker } = await hostileWorld(HOSTILE_READERS, { threads: 1, heapMb: 512, timeoutMs: 30_000 });
+    cleanups.push(() => w.close(), () => worker.stop());
+    await ingestAndRead(w, worker, [fileEntry("a.md", "# A\n"), fileEntry("throws.md", "# Bad\n"), fileEntry("c.md", "# C\n")]);
+    const files = await fileStates(w);
+    expect(files["throws.md"]).toMatchObject({ status: "failed", error: "cannot read this one", attempts: 0 });
+    expect([files["a.md"]!.status, files["c.md"]!.status]).toEqual(["ready", "ready"]);
+  });
+
+  it("a reader that allocates without bound fails with the memory limit; the next file is read by a new thread", async () => {
+    const { w, worker } = await hostileWorld(HOG_READERS, { threads: 1, heapMb: 64, timeoutMs: 30_000 });
+    cleanups.push(() => w.close(), () => worker.stop());
+    const start = performance.now();
+    await ingestAndRead(w, worker, [fileEntry("allocate-forever.txt", "x"), fileEntry("after.txt", "Read after the heap ran out.\n")]);
+    console.log(`allocate: both files settled in ${(performance.now() - start).toFixed(0)} ms (heap limit 64 MB)`);
+
+    const files = await fileStates(w);
+    expect(files["allocate-forever.txt"]).toMatchObject({ status: "failed", error: "reading exceeded its memory limit (64 MB)" });
+    expect(files["after.txt"]).toMatchObject({ status: "ready" });
+    const latencies = await probe(w, 5, 0);
+    expect(Math.max(...latencies)).toBeLessThan(500);
+  });
+
+  it("a stop abandons the reading under way and queues its file again, uncounted", async () => {
+    const { w, worker } = await hostileWorld(HOSTILE_READERS, { threads: 1, heapMb: 512, timeoutMs: 60_000 });
+    cleanups.push(() => w.close());
+    await ingest(w, [fileEntry("spin-forever.md", "# Never\n")]);
+    worker.kick();
+    while ((await fileStates(w))["spin-forever.md"]!.status !== "reading") await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 200));
+    const start = performance.now();
+    await worker.stop();
+    expect(performance.now() - start).toBeLessThan(2000);
+    expect((await fileStates(w))["spin-forever.md"]).toMatchObject({ status: "queued", attempts: 0 });
+  });
+});
+
+describe("attempts: an interrupted reading is retried alone, and not after a second interruption", () => {
+  let dir: string;
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  /** A held world on a file database with five queued files, three of them then marked `reading` as a crash would leave them. */
+  async function interruptedWorld(): Promise<{ dbUrl: string; held: TestWorld }> {
+    dir = mkdtempSync(join(tmpdir(), "pks-attempts-"));
+    const dbUrl = `file:${dir}/pks.db`;
+    const held = await createTestWorld({ dbUrl, startWorker: false });
+    const names = ["poison.md", "mate-1.md", "mate-2.md", "fresh-1.md", "fresh-2.md"];
+    await ingest(held, names.map((n) => fileEntry(n, `# ${n}\n\nText of ${n}.\n`)));
+    // poison.md stopped the process twice; mate-1 and mate-2 were claimed with it the second time.
+    await held.app.deps.db.execute("UPDATE files SET status = 'reading', attempts = 2 WHERE path = 'poison.md'");
+    await held.app.deps.db.execute("UPDATE files SET status = 'reading', attempts = 1 WHERE path IN ('mate-1.md', 'mate-2.md')");
+    return { dbUrl, held };
+  }
+
+  it("at start the twice-interrupted file fails; each once-interrupted file is claimed alone, after the fresh ones", async () => {
+    const { held } = await interruptedWorld();
+    const db = held.app.deps.db;
+    const now = new Date().toISOString();
+    expect(await db.transaction((tx) => requeueInterrupted(tx, now))).toEqual({ requeued: 2, failed: 1 });
+    const claim = (othersReading: boolean) =>
+      db.transaction(async (tx) => (await claimQueued(tx, now, 8, othersReading)).map((f) => [f.path, f.attempts]).sort());
+    expect(await claim(false)).toEqual([
+      ["fresh-1.md", 1],
+      ["fresh-2.md", 1],
+    ]);
+    expect(await claim(true)).toEqual([]); // a retried file waits until nothing else is read
+    const alone = [await claim(false), await claim(false)];
+    expect(alone.map((claimed) => claimed.length)).toEqual([1, 1]);
+    expect(alone.flat().sort()).toEqual([
+      ["mate-1.md", 2],
+      ["mate-2.md", 2],
+    ]);
+    expect((await fileStates(held))["poison.md"]).toMatchObject({ status: "failed", error: INTERRUPTED_TWICE });
+    await held.close();
+  });
+
+  it("a restart reads the interrupted files, fails the poison one for good, and a new version resets it", async () => {
+    const { dbUrl, held } = await interruptedWorld();
+    await held.app.close();
+    /** The held world's project and keys, served by a new app on the same database. */
+    const restart = async (): Promise<TestWorld> => {
+      const app = await createApp(loadConfig({ root: held.root, db: dbUrl }, {}));
+      await app.worker.whenIdle();
+      return { ...held, app, close: () => app.close() };
+    };
+
+    const again = await restart();
+    const files = await fileStates(again);
+    expect(files["poison.md"]).toMatchObject({ status: "failed", error: INTERRUPTED_TWICE, attempts: 2, reads: 0 });
+    for (const name of ["mate-1.md", "mate-2.md", "fresh-1.md", "fresh-2.md"]) {
+      expect(files[name]).toMatchObject({ status: "ready", error: null, attempts: 0, reads: 1 });
+    }
+    await again.close();
+
+    // Never queued again by a later start...
+    const third = await restart();
+    expect((await fileStates(third))["poison.md"]).toMatchObject({ status: "failed", attempts: 2 });
+    // ...until a new version comes.
+    await ingest(third, [fileEntry("poison.md", "# poison.md\n\nNow harmless.\n")]);
+    await third.app.worker.whenIdle();
+    expect((await fileStates(third))["poison.md"]).toMatchObject({ status: "ready", error: null, attempts: 0, reads: 1 });
+    await third.close();
+    rmSync(held.root, { recursive: true, force: true });
+  });
+});
