@@ -21,6 +21,17 @@ export interface SecretCheckedFile {
 }
 
 /**
+ * A reading refused because the file looks like a credential; `message` is
+ * the file's failure message. A distinct class so that whoever runs the
+ * reading (the reader pool) can tell it from a reader's error: a refused
+ * file stores no reading and its bytes are dropped, where a reader's error
+ * only fails the file.
+ */
+export class CredentialRefusal extends Error {
+  override readonly name = "CredentialRefusal";
+}
+
+/**
  * The refusal wording of accept time (accept-files.ts), so that a file
  * failed at reading time says the same thing: rule, then line (or PDF
  * page) when there is one, then how to read it anyway.

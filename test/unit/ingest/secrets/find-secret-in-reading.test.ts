@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import { findSecretInReading } from "../../../../src/ingest/secrets/find-secret-in-reading.js";
 import { scanForSecrets } from "../../../../src/ingest/secrets/scan-for-secrets.js";
 import {
+  CredentialRefusal,
   credentialRefusal,
   secretVerdict,
   secretVerdictOnBytes,
@@ -167,6 +168,13 @@ describe("secret verdicts for the reading worker", () => {
     expect(secretVerdictOnBytes(allowed, bytes)).toBeUndefined();
     expect(secretVerdictOnReading(allowed, reading)).toBeUndefined();
     expect(secretVerdict(allowed, bytes, reading)).toBeUndefined();
+  });
+
+  it("carry a refusal as its own error class, so a pool can tell it from a reader's error", () => {
+    const refusal = new CredentialRefusal(credentialRefusal({ rule: "github-token", line: 4 }));
+    expect(refusal).toBeInstanceOf(Error);
+    expect(refusal.name).toBe("CredentialRefusal");
+    expect(refusal.message).toMatch(/^looks like a credential \(rule github-token, line 4\)/);
   });
 
   it("catch a Word document only through its reading", async () => {
