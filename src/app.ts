@@ -12,6 +12,8 @@ import type { Clock, Tools } from "./core/tools.js";
 import { graphEndpoints } from "./graph/graph-endpoints.js";
 import { ingestEndpoints } from "./ingest/ingest-endpoints.js";
 import { IngestWorker } from "./ingest/read/ingest-worker.js";
+import { COLLECT_INTERVAL_MS, collectChunks } from "./ingest/accept/storage.js";
+import { log } from "./logger.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
 import { serverInstructions } from "./prompts.js";
 import { openDatabase } from "./store/db.js";
@@ -66,12 +68,13 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const cursors = createCursorCodec(secret);
     const tokens = tokenCounter(config.tokenizer);
     const worker = new IngestWorker({ db, clock, reading: config.reading });
-    const tools: Tools = { clock, cursors, tokens, reading: worker };
+    const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes } };
     const catalog = new Catalog(options.actions ?? productActions);
     const service = new Service({ db, tools, catalog, rateLimit: config.rateLimit, checkOutput: options.checkOutput });
     const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...ingestEndpoints, ...graphEndpoints, ...(options.extraEndpoints ?? [])];
     const mcp = new McpHttpHandler({ service, instructions: serverInstructions() });
     if (options.startWorker !== false) await worker.start();
+    const collector = scheduleCollection(db, clock);
     const http = createHttpApp({ config, service, mcp, endpoints });
     return {
       deps: { config, db, clock },
@@ -83,6 +86,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       mcp,
       worker,
       async close() {
+        await collector.stop();
         await worker.stop();
         await mcp.close();
         db.close();
@@ -92,4 +96,23 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     db.close();
     throw err;
   }
+}
+
+/**
+ * Every ten minutes, collects chunks no file references (after their grace),
+ * purges removed terms from the full-text indexes and truncates the WAL, so
+ * replaced bytes leave the database file. `stop` waits for a pass in flight.
+ */
+function scheduleCollection(db: Db, clock: Clock): { stop(): Promise<void> } {
+  let pass: Promise<unknown> = Promise.resolve();
+  const timer = setInterval(() => {
+    pass = collectChunks(db, clock()).catch((error: unknown) => log.warn("storage collection failed", { error }));
+  }, COLLECT_INTERVAL_MS);
+  timer.unref();
+  return {
+    async stop() {
+      clearInterval(timer);
+      await pass;
+    },
+  };
 }

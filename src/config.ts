@@ -25,6 +25,8 @@ export interface Config {
    * past either limit fails alone; the server goes on.
    */
   readonly reading: { readonly threads: number; readonly heapMb: number; readonly timeoutMs: number };
+  /** Most chunk bytes one project may store (`PKS_PROJECT_QUOTA_BYTES`, 1 GiB); past it ingest and uploads are 413. */
+  readonly projectQuotaBytes: number;
 }
 
 /** Flags as the CLI collected them; each overrides its environment variable. */
@@ -56,6 +58,7 @@ const schema = z.object({
   readers: z.coerce.number().int().positive(),
   readerHeapMb: z.coerce.number().int().min(16),
   readTimeoutMs: z.coerce.number().int().positive(),
+  projectQuotaBytes: z.coerce.number().int().positive(),
 });
 
 /** Builds the frozen Config from flags, then `PKS_*` environment variables, then defaults. */
@@ -75,6 +78,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     readers: env.PKS_READERS ?? Math.max(1, availableParallelism() - 1),
     readerHeapMb: env.PKS_READER_HEAP_MB ?? 1024,
     readTimeoutMs: env.PKS_READ_TIMEOUT_MS ?? 60_000,
+    projectQuotaBytes: env.PKS_PROJECT_QUOTA_BYTES ?? 1024 * 1024 * 1024,
   });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -92,5 +96,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     tokenizer: c.tokenizer,
     rateLimit: Object.freeze({ max: c.rateLimitMax, windowMs: c.rateLimitWindowMs }),
     reading: Object.freeze({ threads: c.readers, heapMb: c.readerHeapMb, timeoutMs: c.readTimeoutMs }),
+    projectQuotaBytes: c.projectQuotaBytes,
   });
 }

@@ -14,7 +14,7 @@ export interface ReadingQueue {
 /**
  * What a handler is given besides the database and the scope: the small,
  * pure capabilities a domain needs (time, cursors, token counts, a nudge to
- * the reader). Wired once in `createApp`; domains take it as their last
+ * the reader, storage limits). Wired once in `createApp`; domains take it as their last
  * argument, never the whole application.
  */
 export interface Tools {
@@ -22,4 +22,6 @@ export interface Tools {
   readonly cursors: CursorCodec;
   readonly tokens: CountTokens;
   readonly reading: ReadingQueue;
+  /** Storage limits: the most chunk bytes one project may hold. */
+  readonly storage: { readonly quotaBytes: number };
 }

@@ -53,7 +53,7 @@ export const ingestEndpoints: AnyEndpoint[] = [
     input: z.object({ params: projectParams, body: ingestBody }),
     output: ingestAnswerSchema,
     async run({ body }, ctx) {
-      const answer = await ingestBatch(ctx.db, ctx.scope, { files: body.files, intent: body.intent }, ctx.tools);
+      const answer = await ingestBatch(ctx.db, ctx.scope, { files: body.files, intent: body.intent, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
       if (answer.accepted.length > 0) ctx.tools.reading.kick();
       return answer;
     },
@@ -118,7 +118,8 @@ export const ingestEndpoints: AnyEndpoint[] = [
     bodyLimit: { bytes: INGEST_BODY_LIMIT, error: "request_too_large" },
     input: z.object({ params: projectParams.extend({ chunkId }), body: z.instanceof(Uint8Array) }),
     output: z.object({ chunkId: z.string(), size: z.number().int() }),
-    run: ({ params, body }, ctx) => storeChunk(ctx.db, ctx.scope, { chunkId: params.chunkId, bytes: body }, ctx.tools),
+    run: ({ params, body }, ctx) =>
+      storeChunk(ctx.db, ctx.scope, { chunkId: params.chunkId, bytes: body, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools),
   }),
   defineEndpoint({
     name: "files.content.put",

@@ -36,20 +36,6 @@ const CLEAN = "# Notes\n\nA kept paragraph.\n\nA new paragraph.\n";
 const sha = (s: string | Uint8Array) => `sha256:${createHash("sha256").update(s).digest("hex")}`;
 const MINUTE = 60_000;
 
-/** Test-only route: the ingest endpoint with a 200-byte quota (the product's quota comes from the configuration). */
-const smallQuotaIngest = defineEndpoint({
-  name: "test.ingest.small-quota",
-  method: "POST",
-  path: "/v1/projects/:projectId/small-quota-ingest",
-  summary: "Ingest under a 200-byte quota",
-  project: "path",
-  access: "editor",
-  input: z.object({ params: z.object({ projectId: z.string() }), body: z.object({ files: z.array(z.object({ path: z.string(), content: z.string() })) }) }),
-  output: z.object({ accepted: z.array(z.unknown()) }),
-  run: ({ body }, ctx) =>
-    ingestBatch(ctx.db, ctx.scope, { files: body.files.map((f) => ({ path: f.path, bytes: Buffer.from(f.content, "base64") })), quotaBytes: 200 }, ctx.tools),
-});
-
 describe("storage bounds", () => {
   let dir: string;
   let dbPath: string;
@@ -59,7 +45,7 @@ describe("storage bounds", () => {
     dir = mkdtempSync(join(tmpdir(), "pks-storage-"));
     dbPath = join(dir, "pks.db");
     clock = fakeClock();
-    w = await createTestWorld({ dbUrl: `file:${dbPath}`, clock, extraEndpoints: [smallQuotaIngest] });
+    w = await createTestWorld({ dbUrl: `file:${dbPath}`, clock });
   });
   afterEach(async () => {
     await w.close().catch(() => undefined);
@@ -182,14 +168,18 @@ describe("storage bounds", () => {
   });
 
   it("413 quota_exceeded past the quota, and nothing of the call is stored", async () => {
+    await w.close();
+    w = await createTestWorld({ dbUrl: `file:${join(dir, "quota.db")}`, clock, env: { PKS_PROJECT_QUOTA_BYTES: "200" } });
     await ingest(w, [fileEntry("small.md", "# Small\n")]);
     const before = { chunks: await chunkIds(), files: await count("SELECT count(*) AS n FROM files"), version: await count("SELECT corpus_version AS n FROM projects WHERE project_id = ?", [w.projectId]) };
     const big = "x".repeat(300);
-    const res = await send(w, `${base()}/small-quota-ingest`, { method: "POST", key: w.keys.editor, json: { files: [fileEntry("big.md", big)] } });
+    const res = await send(w, `${base()}/ingest`, { method: "POST", key: w.keys.editor, json: { files: [fileEntry("big.md", big)] } });
     expect(res.status).toBe(413);
     expect(await res.json()).toEqual({ error: { status: 413, code: "quota_exceeded", message: "project storage quota exceeded; remove files or raise the quota" } });
-    const fits = await send(w, `${base()}/small-quota-ingest`, { method: "POST", key: w.keys.editor, json: { files: [fileEntry("fits.md", "# Fits\n")] } });
+    const fits = await send(w, `${base()}/ingest`, { method: "POST", key: w.keys.editor, json: { files: [fileEntry("fits.md", "# Fits\n")] } });
     expect(fits.status).toBe(200);
+    const upload = await send(w, `${base()}/chunks/${sha(big)}`, { method: "PUT", key: w.keys.editor, body: big });
+    expect(upload.status).toBe(413);
     const after = await count("SELECT count(*) AS n FROM files");
     expect(after).toBe(before.files + 1);
 

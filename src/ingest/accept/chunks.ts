@@ -16,10 +16,10 @@ export async function findMissingChunks(q: Queryable, scope: Pick<Scope, "projec
 export async function storeChunk(
   q: Queryable,
   scope: Pick<Scope, "projectId">,
-  input: { chunkId: string; bytes: Uint8Array },
+  input: { chunkId: string; bytes: Uint8Array; quotaBytes?: number | undefined },
   tools: Pick<Tools, "clock">,
 ): Promise<{ chunkId: string; size: number }> {
   if (chunkIdOf(input.bytes) !== input.chunkId) throw new AppError("invalid_input", { message: "chunk id does not match the bytes" });
-  await putChunk(q, scope.projectId, input.chunkId, input.bytes, new Date(tools.clock()).toISOString());
+  await putChunk(q, scope.projectId, input.chunkId, input.bytes, new Date(tools.clock()).toISOString(), input.quotaBytes);
   return { chunkId: input.chunkId, size: input.bytes.byteLength };
 }

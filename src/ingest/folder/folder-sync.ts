@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Tools } from "../../core/tools.js";
+import { isAppError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
 import { chunkIdOf } from "../../store/files/chunks.js";
 import { fileStatusCounts, listLiveFiles } from "../../store/files/files.js";
@@ -26,7 +27,7 @@ const SYNC_INTENT = "folder sync";
 /** What a sync needs of the app: the store, the clock and the reading worker. */
 export interface SyncHost {
   readonly db: Db;
-  readonly tools: Pick<Tools, "clock">;
+  readonly tools: Pick<Tools, "clock" | "storage">;
   readonly worker: Pick<IngestWorker, "kick" | "whenIdle">;
 }
 
@@ -198,7 +199,16 @@ class BatchStore {
     const files = this.#pending;
     this.#pending = [];
     this.#pendingBytes = 0;
-    const answer = await ingestBatch(this.host.db, { projectId: this.projectId }, { files, intent: SYNC_INTENT, origin: "folder" }, this.host.tools);
+    let answer;
+    try {
+      const input = { files, intent: SYNC_INTENT, origin: "folder" as const, quotaBytes: this.host.tools.storage.quotaBytes };
+      answer = await ingestBatch(this.host.db, { projectId: this.projectId }, input, this.host.tools);
+    } catch (err) {
+      // Over the project's quota the whole batch is refused; the sync lists its files and goes on.
+      if (!(isAppError(err) && err.code === "quota_exceeded")) throw err;
+      this.refused.push(...files.map((f) => ({ path: f.path as string, reason: err.message })));
+      return;
+    }
     for (const a of answer.accepted) {
       this.kept.add(a.path);
       if (this.live.has(a.path)) this.changed++;
