@@ -2,7 +2,7 @@ import type { Clock } from "../../core/tools.js";
 import type { Db } from "../../store/db.js";
 import { log } from "../../logger.js";
 import { getChunkBytes } from "../../store/files/chunks.js";
-import { claimQueued, finishReading, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
+import { claimQueued, finishReading, hasQueued, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
 import type { ClaimedFile } from "../../store/files/files.js";
 import { reindexFile } from "../../store/search/search-index.js";
 import { applyReading } from "./apply-reading.js";
@@ -130,6 +130,12 @@ export class IngestWorker {
   /** Claims the next files, `underWay` being claimed already; undefined when claiming failed. */
   async #claim(underWay: number): Promise<ClaimedFile[] | undefined> {
     try {
+      // A claim counts an attempt: none is made while no thread could start reading.
+      if (underWay === 0) {
+        if (!(await hasQueued(this.#deps.db))) return [];
+        await this.#pool.whenReady();
+        if (!this.#running) return [];
+      }
       const limit = this.#capacity - underWay;
       const files = await this.#deps.db.transaction((tx) => claimQueued(tx, this.#now(), limit, underWay > 0));
       if (files.some((f) => f.attempts > 1)) this.#alone = true;
@@ -143,6 +149,8 @@ export class IngestWorker {
   /** Reads one claimed file; a failure marks only that file, a stop gives the claim back. */
   async #readOne(file: ClaimedFile): Promise<void> {
     try {
+      // Claimed just as the worker stopped: the closed pool must not start a thread for it.
+      if (!this.#running) throw new Error("the worker stopped");
       await this.#read(file);
     } catch (err) {
       const now = this.#now();

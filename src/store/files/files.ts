@@ -131,6 +131,11 @@ export interface ClaimedFile extends FileRow {
   attempts: number;
 }
 
+/** Whether any file waits to be read. */
+export async function hasQueued(q: Queryable): Promise<boolean> {
+  return (await q.get("SELECT 1 FROM files WHERE status = 'queued' LIMIT 1")) !== undefined;
+}
+
 /**
  * Claims the oldest queued files for reading, up to `limit`, atomically: the
  * caller holds a write transaction, so two workers never claim the same file.

@@ -64,6 +64,7 @@ export class ReaderPool {
   readonly #options: ReaderLimits & { readersUrl: string };
   readonly #slots = new Set<Slot>();
   #queue: Pending[] = [];
+  #readyWaiters: Array<() => void> = [];
 
   constructor(options: ReaderPoolOptions) {
     this.#options = {
@@ -85,10 +86,22 @@ export class ReaderPool {
     });
   }
 
+  /**
+   * Resolves once a thread has loaded its readers (starting one if none is
+   * running), or once starting one failed: a caller that counts each file it
+   * hands over as an attempt hands none over while no thread can take it.
+   */
+  whenReady(): Promise<void> {
+    if ([...this.#slots].some((s) => s.ready)) return Promise.resolve();
+    if (this.#slots.size === 0) this.#spawn();
+    return new Promise((resolve) => this.#readyWaiters.push(resolve));
+  }
+
   /** Terminates every thread and fails the readings under way or waiting; a later read starts threads again. */
   async close(): Promise<void> {
     const closed = new Error("the reader pool was closed");
     for (const p of this.#queue.splice(0)) p.reject(closed);
+    this.#wakeReadyWaiters();
     const slots = [...this.#slots];
     this.#slots.clear();
     for (const slot of slots) this.#release(slot, closed);
@@ -144,7 +157,10 @@ export class ReaderPool {
   #answer(slot: Slot, answer: ThreadAnswer): void {
     clearTimeout(slot.timer);
     slot.timer = undefined;
-    if (answer.type === "ready") slot.ready = true;
+    if (answer.type === "ready") {
+      slot.ready = true;
+      this.#wakeReadyWaiters();
+    }
     else if (answer.type === "done") this.#finish(slot)?.resolve(answer.output);
     else this.#finish(slot)?.reject(new Error(answer.message));
     this.#pump();
@@ -189,6 +205,12 @@ export class ReaderPool {
       return;
     }
     clearTimeout(slot.timer);
-    if (!slot.ready) this.#queue.shift()?.reject(new Error(`the readers could not be loaded: ${error.message}`));
+    if (slot.ready) return;
+    this.#queue.shift()?.reject(new Error(`the readers could not be loaded: ${error.message}`));
+    this.#wakeReadyWaiters();
+  }
+
+  #wakeReadyWaiters(): void {
+    for (const wake of this.#readyWaiters.splice(0)) wake();
   }
 }
