@@ -13,6 +13,7 @@ import { fileEntry, ingest } from "../support/ingest-helpers.js";
 
 const HOSTILE_READERS = new URL("../fixtures/readers-hostile/hostile-readers.ts", import.meta.url);
 const HOG_READERS = new URL("../fixtures/readers-hostile/hog-readers.ts", import.meta.url);
+const BROKEN_READERS = new URL("../fixtures/readers-hostile/broken-readers.ts", import.meta.url);
 
 interface FileState {
   path: string;
@@ -118,6 +119,17 @@ describe("reader pool: a hostile file fails alone and the server keeps answering
     expect(files["after.txt"]).toMatchObject({ status: "ready" });
     const latencies = await probe(w, 5, 0);
     expect(Math.max(...latencies)).toBeLessThan(500);
+  });
+
+  it("a reader list that cannot load fails each file once, without restarting threads forever", async () => {
+    const { w, worker } = await hostileWorld(BROKEN_READERS, { threads: 2, heapMb: 256, timeoutMs: 30_000 });
+    cleanups.push(() => w.close(), () => worker.stop());
+    await ingestAndRead(w, worker, [fileEntry("a.md", "# A\n"), fileEntry("b.md", "# B\n")]);
+    const files = await fileStates(w);
+    for (const name of ["a.md", "b.md"]) {
+      expect(files[name]).toMatchObject({ status: "failed", attempts: 0 });
+      expect(files[name]!.error).toMatch(/^the readers could not be loaded: .*this reader list is broken/);
+    }
   });
 
   it("a stop abandons the reading under way and queues its file again, uncounted", async () => {

@@ -196,8 +196,9 @@ export class ReaderPool {
 
   /**
    * Fails what a lost thread held: its reading, or, when it died before its
-   * readers loaded, the first waiting file (so a broken reader list fails
-   * files instead of restarting threads forever).
+   * readers loaded and no other thread has loaded them, the first waiting
+   * file (so a broken reader list fails files instead of restarting threads
+   * forever).
    */
   #lost(slot: Slot, error: Error): void {
     if (slot.pending) {
@@ -205,7 +206,7 @@ export class ReaderPool {
       return;
     }
     clearTimeout(slot.timer);
-    if (slot.ready) return;
+    if (slot.ready || [...this.#slots].some((s) => s.ready)) return;
     this.#queue.shift()?.reject(new Error(`the readers could not be loaded: ${error.message}`));
     this.#wakeReadyWaiters();
   }
