@@ -14,6 +14,9 @@
  *   does not make a file binary (it is text, and is scanned as such).
  * - CRLF and a lone CR each become one LF, so line N of the text is line N
  *   of the file (as CommonMark and editors count lines).
+ * - Text that decodes but reads as noise (see {@link isReadableText}) is
+ *   for readers to refuse; the decoding itself, which the scan relies on,
+ *   does not change.
  */
 
 type Encoding = "utf-8" | "utf-16le" | "utf-16be";
@@ -72,4 +75,43 @@ export function decodeText(bytes: Uint8Array): string | undefined {
 export function decodeCleanText(bytes: Uint8Array): string | undefined {
   const decoded = sniff(bytes);
   return decoded && !decoded.malformed ? decoded.text : undefined;
+}
+
+/**
+ * At most this share of a text's characters may be unreadable. Random bytes
+ * decode to nearly three in five replacement characters and controls;
+ * prose in a legacy single-byte encoding (its accents read as UTF-8) stays
+ * under one in six even for the most accented Latin-script languages, and
+ * stays readable.
+ */
+export const MAX_UNREADABLE_SHARE = 0.2;
+
+/** Up to this many unreadable characters are allowed whatever the length: a short note with a few stray bytes is text. */
+export const UNREADABLE_ALLOWANCE = 16;
+
+/**
+ * Whether the character is noise rather than text: U+FFFD (bytes the
+ * encoding does not allow) or a C0 control other than tab, line feed, form
+ * feed, carriage return and escape (which colours terminal logs), or DEL.
+ */
+function isUnreadable(code: number): boolean {
+  if (code === 0xfffd || code === 0x7f) return true;
+  return code < 0x20 && code !== 0x09 && code !== 0x0a && code !== 0x0c && code !== 0x0d && code !== 0x1b;
+}
+
+/**
+ * Whether decoded text is readable: no more than
+ * {@link MAX_UNREADABLE_SHARE} of its characters (beyond an allowance of
+ * {@link UNREADABLE_ALLOWANCE}) are replacement characters or stray
+ * controls. Readers refuse text that is not ("file is not text"): parsing
+ * megabytes of noise as prose costs seconds and yields only junk claims.
+ * One linear pass, stopping as soon as the answer is known.
+ */
+export function isReadableText(text: string): boolean {
+  const allowed = Math.max(UNREADABLE_ALLOWANCE, Math.floor(text.length * MAX_UNREADABLE_SHARE));
+  let unreadable = 0;
+  for (let i = 0; i < text.length; i++) {
+    if (isUnreadable(text.charCodeAt(i)) && ++unreadable > allowed) return false;
+  }
+  return true;
 }

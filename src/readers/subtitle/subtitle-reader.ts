@@ -6,10 +6,10 @@
  * precision. Cells are the sentences of the cue, each prefixed with its
  * speaker when the cue names one.
  */
-import { decodeText } from "../../text/decode-text.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import { extensionOf, matchesKind, mediaTypeOf } from "../shared/file-kind.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
+import { readableText } from "../shared/refusals.js";
 import { capCellText, splitSentences } from "../shared/sentences.js";
 import type { Cue } from "./subtitle-cues.js";
 import { subtitleCues } from "./subtitle-cues.js";
@@ -34,7 +34,7 @@ function readSubtitles(input: ReaderInput): ReadOutput {
   const inferredType = inferredTypeOf(input);
   const builder = new DocumentBuilder();
   // Bytes that are not text (a NUL) give no cues, as the secret scan skipped them.
-  for (const cue of subtitleCues(decodeText(input.bytes) ?? "")) {
+  for (const cue of subtitleCues(readableText(input.bytes) ?? "")) {
     const ms = Math.max(1, cue.startMs);
     const location = { lineStart: cue.lineStart, lineEnd: cue.lineEnd, audioStartMs: ms, videoStartMs: ms };
     builder.block({ factionType: "media_segment", inferredType, location, text: cue.source }, cueCells(cue));

@@ -6,13 +6,13 @@
  * after {@link MAX_DATA_ROWS} are counted, not read.
  */
 import { MAX_DATA_ROWS, tableSummary } from "./data-table.js";
-import { decodeText } from "../../text/decode-text.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import { eachRecord, guessDelimiter } from "./delimited-records.js";
 import type { DelimitedRecord } from "./delimited-records.js";
 import { extensionOf, matchesKind, mediaTypeOf } from "../shared/file-kind.js";
 import { LineIndex } from "../shared/line-index.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
+import { readableText } from "../shared/refusals.js";
 import { collapseWhitespace } from "../shared/sentences.js";
 import { looksLikeHeader, rowClaim } from "../shared/table-rows.js";
 
@@ -40,7 +40,7 @@ function collect(text: string, delimiter: string): { records: DelimitedRecord[];
 }
 
 function readDelimited(input: ReaderInput): ReadOutput {
-  const text = decodeText(input.bytes);
+  const text = readableText(input.bytes);
   // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
   if (text === undefined) return new DocumentBuilder().finish();
   const tsv = isTsv(input);

@@ -4,10 +4,11 @@
  * lists and diagrams are recognised by the shapes in `text-blocks.ts`.
  * Log files get one cell per line instead, since log lines are not prose.
  */
-import { decodeCleanText, decodeText } from "../../text/decode-text.js";
+import { decodeCleanText, isReadableText } from "../../text/decode-text.js";
 import type { BlockSpan } from "../shared/document-builder.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import type { FactionType, Reader, ReaderInput, ReadOutput } from "../reader.js";
+import { readableText } from "../shared/refusals.js";
 import { capCellText, collapseWhitespace, splitSentences } from "../shared/sentences.js";
 import type { TextBlock, TextBlockKind } from "./text-blocks.js";
 import { lineRuns, textBlocks } from "./text-blocks.js";
@@ -100,10 +101,17 @@ function addLogLines(builder: DocumentBuilder, text: string, inferredType: strin
   }
 }
 
+/** The text of an extensionless file: only clean, readable text counts (anything else is no text file). */
+function sniffedText(bytes: Uint8Array): string | undefined {
+  const text = decodeCleanText(bytes);
+  return text !== undefined && isReadableText(text) ? text : undefined;
+}
+
 function readText(input: ReaderInput): ReadOutput {
-  // A declared text file with a stray bad byte is still read; an
-  // extensionless file must decode cleanly to count as text at all.
-  const text = needsSniffing(input) ? decodeCleanText(input.bytes) : decodeText(input.bytes);
+  // A declared text file with a stray bad byte is still read, and one that
+  // decodes to noise is refused; an extensionless file must decode cleanly
+  // to count as text at all.
+  const text = needsSniffing(input) ? sniffedText(input.bytes) : readableText(input.bytes);
   const builder = new DocumentBuilder();
   if (text === undefined) return builder.finish();
   const inferredType = inferredTypeOf(input);
@@ -115,7 +123,8 @@ function readText(input: ReaderInput): ReadOutput {
 /**
  * Reader for plain text. Accepts text media types and extensions, and
  * extensionless files of unknown type; for the latter, bytes that are not
- * clean UTF-8 (or hold a NUL) yield no factions.
+ * clean, readable UTF-8 (or hold a NUL) yield no factions. A declared text
+ * file that decodes to noise is refused ("file is not text").
  */
 export const textReader: Reader = {
   name: "text",

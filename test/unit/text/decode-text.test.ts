@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { decodeCleanText, decodeText } from "../../../src/text/decode-text.js";
+import { randomBytes, seededRng } from "../../support/hostile-documents.js";
+import { MAX_UNREADABLE_SHARE, UNREADABLE_ALLOWANCE, decodeCleanText, decodeText, isReadableText } from "../../../src/text/decode-text.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const utf16le = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, "utf16le"));
@@ -53,5 +54,31 @@ describe("decodeCleanText", () => {
     expect(decodeCleanText(new Uint8Array([0x61, 0x00, 0x62]))).toBeUndefined();
     expect(decodeCleanText(new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0xff]))).toBeUndefined();
     expect(decodeCleanText(utf16le("\uFEFF\uD800x"))).toBeUndefined();
+  });
+});
+
+describe("isReadableText", () => {
+  const latin1 = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, "latin1"));
+
+  it("keeps prose with stray bytes: a legacy encoding's accents, a short note, terminal colours", () => {
+    const french = "Le chef a préparé un gâteau pour la fête du village, et chacun en a mangé. ".repeat(200);
+    const czech = "Příliš žluťoučký kůň úpěl ďábelské ódy. ".repeat(200);
+    expect(isReadableText(decodeText(latin1(french))!)).toBe(true);
+    expect(isReadableText(decodeText(new Uint8Array(Buffer.from(czech, "latin1")))!)).toBe(true);
+    expect(isReadableText(decodeText(latin1("Crème brûlée à la carte"))!)).toBe(true);
+    expect(isReadableText("\u001b[32mINFO\u001b[0m started\n".repeat(100))).toBe(true);
+    expect(isReadableText("tab\tform\fcr\r\n")).toBe(true);
+  });
+
+  it("refuses noise: random bytes, and text mostly of controls or replacement characters", () => {
+    expect(isReadableText(decodeText(randomBytes(10_000, seededRng(1)))!)).toBe(false);
+    expect(isReadableText("\u0001\u0002".repeat(UNREADABLE_ALLOWANCE))).toBe(false);
+    const noise = (count: number): string => "\uFFFD".repeat(count) + "a".repeat(1000 - count);
+    expect(isReadableText(noise(1000 * MAX_UNREADABLE_SHARE))).toBe(true);
+    expect(isReadableText(noise(1000 * MAX_UNREADABLE_SHARE + 1))).toBe(false);
+  });
+
+  it("leaves decodeText as it was: noise still decodes, with replacement characters", () => {
+    expect(decodeText(new Uint8Array([0x80, 0x81, 0x01]))).toBe("\uFFFD\uFFFD\u0001");
   });
 });
