@@ -9,14 +9,16 @@ import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
 import { gfmFromMarkdown } from "mdast-util-gfm";
 import { frontmatter } from "micromark-extension-frontmatter";
 import { gfm } from "micromark-extension-gfm";
-import { decodeText } from "../../text/decode-text.js";
 import type { BlockSpan } from "../shared/document-builder.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import { fenceMediaType } from "../shared/fence-media-type.js";
 import { frontMatterCells } from "./front-matter.js";
 import { blockCells } from "./markdown-cells.js";
 import { inlineText } from "./markdown-inline.js";
+import { useLinearEdits } from "./linear-edits.js";
+import { checkMarkdownNesting } from "./markdown-nesting.js";
 import type { FactionType, Reader, ReaderInput, ReadOutput } from "../reader.js";
+import { readableText } from "../shared/refusals.js";
 import { capCellText, collapseWhitespace } from "../shared/sentences.js";
 
 const MARKDOWN_TYPES = new Set(["text/markdown", "text/x-markdown"]);
@@ -81,11 +83,19 @@ function addBlock(builder: DocumentBuilder, node: RootContent, source: string): 
   }
 }
 
+/**
+ * Refuses noise ("file is not text") and nesting past
+ * `MAX_MARKDOWN_NESTING` before parsing: both cost the parser far more
+ * than their size. The parser runs with linear edits (see
+ * `linear-edits.ts`), so long nested lists cost no more than their length.
+ */
 function readMarkdown(input: ReaderInput): ReadOutput {
-  const source = decodeText(input.bytes);
+  const source = readableText(input.bytes);
   const builder = new DocumentBuilder();
   // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
   if (source === undefined) return builder.finish();
+  checkMarkdownNesting(source);
+  useLinearEdits();
   const tree = fromMarkdown(source, parseOptions);
   for (const node of tree.children) addBlock(builder, node, source);
   return builder.finish();

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { CODE_CELL_MAX_CHARS, CODE_CELL_MAX_LINES } from "../../../src/readers/markdown/markdown-cells.js";
+import { MAX_MARKDOWN_NESTING } from "../../../src/readers/markdown/markdown-nesting.js";
 import { markdownReader } from "../../../src/readers/markdown/markdown-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { MAX_CELL_CHARS } from "../../../src/readers/shared/sentences.js";
@@ -124,16 +125,24 @@ describe("markdownReader.read", () => {
     expect(out.factions.at(-1)?.headingPath).toEqual(["Top"]);
   });
 
-  it("survives nesting thousands deep, flattening what is past the limit", async () => {
-    const quotes = await read(`${">".repeat(2_000)} deep quote.\n`);
+  it("reads nesting up to the cap, flattening deep lists into fewer cells", async () => {
+    const quotes = await read(`${">".repeat(MAX_MARKDOWN_NESTING)} deep quote.\n`);
     expect(texts(quotes)).toEqual(["deep quote."]);
     const emphasis = await read(`${"*".repeat(2_000)}x${"*".repeat(2_000)}\n`);
     expect(texts(emphasis)).toEqual(["x"]);
-    const items = Array.from({ length: 100 }, (_, i) => `${"  ".repeat(i)}- item ${i}.`);
+    const items = Array.from({ length: MAX_MARKDOWN_NESTING }, (_, i) => `${"  ".repeat(i)}- item ${i}.`);
     const out = await read(items.join("\n"));
-    expect(out.cells.length).toBeLessThan(100);
+    expect(out.cells.length).toBeLessThan(MAX_MARKDOWN_NESTING);
     expect(out.cells.slice(0, 10).map((c) => c.text)).toEqual(items.slice(0, 10).map((i) => i.trim().slice(2)));
     expect(texts(out).join(" ")).toBe(items.map((i) => i.trim().slice(2)).join(" "));
+  });
+
+  it("refuses containers nested past the cap before parsing", async () => {
+    const tooDeep = `document nests deeper than ${MAX_MARKDOWN_NESTING} levels`;
+    await expect(read(`${">".repeat(2_000)} deep quote.\n`)).rejects.toThrow(tooDeep);
+    const items = Array.from({ length: 100 }, (_, i) => `${"  ".repeat(i)}- item ${i}.`);
+    await expect(read(items.join("\n"))).rejects.toThrow(tooDeep);
+    await expect(read(`${"> - 1. ".repeat(30)}x\n`)).rejects.toThrow(tooDeep);
   });
 
   it("reads a 2 MB single-line paragraph into capped cells", async () => {
