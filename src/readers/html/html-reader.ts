@@ -4,17 +4,17 @@
  * sections as in Markdown; cells per sentence, list item and table row.
  */
 import type { AnyNode } from "domhandler";
-import { parseDocument } from "htmlparser2";
-import { decodeText } from "../../text/decode-text.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import type { BlockSpan } from "../shared/document-builder.js";
 import { fenceMediaType } from "../shared/fence-media-type.js";
 import { matchesKind } from "../shared/file-kind.js";
 import { isElement, mainContent } from "./html-content.js";
+import { parseHtml } from "./html-parse.js";
 import type { HtmlBlock } from "./html-blocks.js";
 import { BLOCK_FACTION_TYPE, htmlBlocks } from "./html-blocks.js";
 import { LineIndex } from "../shared/line-index.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
+import { readableText } from "../shared/refusals.js";
 
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 const HTML_EXTENSIONS = [".html", ".htm", ".xhtml"];
@@ -71,11 +71,12 @@ export function readHtmlBlocks(
   return builder.finish();
 }
 
+/** Refuses noise ("file is not text") and elements nested past `MAX_HTML_NESTING` (see `html-parse.ts`). */
 function readHtml(input: ReaderInput): ReadOutput {
-  const source = decodeText(input.bytes);
+  const source = readableText(input.bytes);
   // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
   if (source === undefined) return new DocumentBuilder().finish();
-  const doc = parseDocument(source, { withStartIndices: true, withEndIndices: true });
+  const doc = parseHtml(source, { withStartIndices: true, withEndIndices: true });
   const lines = new LineIndex(source);
   return readHtmlBlocks(htmlBlocks(mainContent(doc), { guessTableHeaders: false }), "text/html", (block) => {
     const [start, end] = sourceRange(block, source);

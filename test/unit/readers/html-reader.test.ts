@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { MAX_HTML_NESTING } from "../../../src/readers/html/html-parse.js";
 import { htmlReader } from "../../../src/readers/html/html-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { goldenInput } from "../../support/golden.js";
@@ -143,10 +144,16 @@ describe("htmlReader on fragments and edge cases", () => {
     expect(out.cells[3]?.parent).toBe(2);
   });
 
-  it("survives markup nested far deeper than any document needs", async () => {
-    const deep = `${"<div>".repeat(5_000)}<p>Deep.</p>${"</div>".repeat(5_000)}${"<span>".repeat(20_000)}x`;
-    const out = await read(deep);
+  it("reads markup nested up to the cap", async () => {
+    const depth = MAX_HTML_NESTING - 1;
+    const out = await read(`${"<div>".repeat(depth)}<p>Deep.</p>${"</div>".repeat(depth)}${"<span>".repeat(depth)}x`);
     expect(texts(out).join(" ")).toContain("Deep.");
+  });
+
+  it("refuses markup nested past the cap while parsing", async () => {
+    const tooDeep = `document nests deeper than ${MAX_HTML_NESTING} levels`;
+    await expect(read(`${"<div>".repeat(5_000)}<p>Deep.</p>${"</div>".repeat(5_000)}`)).rejects.toThrow(tooDeep);
+    await expect(read(`<p>x</p>${"<span>".repeat(20_000)}x`)).rejects.toThrow(tooDeep);
   });
 
   it("drops the permalinks that site generators put in headings", async () => {
