@@ -2,15 +2,18 @@
  * JSON, YAML and TOML parsed into one shape: the documents of a file (YAML
  * may hold several), each with its value and its top-level entries (keys
  * of a mapping, elements of a sequence, TOML tables) located in the
- * source. Text that does not parse yields undefined.
+ * source. Text that does not parse yields undefined; text nesting past
+ * the cap is refused before any parser sees it.
  */
 import { parse as parseToml } from "smol-toml";
 import { isMap, isScalar, isSeq, parseAllDocuments } from "yaml";
 import type { Document } from "yaml";
 import type { DataPath } from "./config-claims.js";
+import { checkJsonNesting, checkTomlNesting } from "./config-nesting.js";
 import { blankJsonComments, jsonMembers } from "./json-source.js";
 import { tomlSections } from "./toml-sections.js";
 import type { TomlSection } from "./toml-sections.js";
+import { checkYamlNesting } from "./yaml-nesting.js";
 
 export type ConfigFormat = "json" | "yaml" | "toml";
 
@@ -42,6 +45,7 @@ function trimmedRange(text: string): [number, number] {
 
 function jsonDocuments(text: string): ConfigDocument[] | undefined {
   const clean = blankJsonComments(text);
+  checkJsonNesting(clean);
   let value: unknown;
   try {
     value = JSON.parse(clean);
@@ -75,6 +79,7 @@ function yamlEntries(doc: Document.Parsed, value: unknown): ConfigPart[] {
 }
 
 function yamlDocuments(text: string): ConfigDocument[] | undefined {
+  checkYamlNesting(text);
   try {
     const out: ConfigDocument[] = [];
     for (const doc of parseAllDocuments(text, { merge: true, uniqueKeys: false })) {
@@ -120,6 +125,7 @@ function sectionValue(text: string, section: TomlSection): unknown {
 }
 
 function tomlDocuments(text: string): ConfigDocument[] | undefined {
+  checkTomlNesting(text);
   let value: unknown;
   try {
     value = parseToml(text);
@@ -141,7 +147,11 @@ function tomlDocuments(text: string): ConfigDocument[] | undefined {
   return [{ start, end, value, path: [], entries }];
 }
 
-/** The documents of `text` read as `format`, or undefined when it does not parse. */
+/**
+ * The documents of `text` read as `format`, or undefined when it does not
+ * parse. Throws "document nests deeper than N levels" past
+ * `MAX_CONFIG_NESTING`, checked before parsing.
+ */
 export function configDocuments(text: string, format: ConfigFormat): ConfigDocument[] | undefined {
   if (format === "json") return jsonDocuments(text);
   if (format === "yaml") return yamlDocuments(text);

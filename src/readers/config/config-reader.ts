@@ -7,16 +7,18 @@
  * value" per scalar leaf. Text that does not parse keeps one faction for
  * the whole file and yields no cells: half-parsed configuration would make
  * wrong claims. Lockfiles are generated from a manifest and yield nothing.
+ * Text nesting deeper than `MAX_CONFIG_NESTING` (128) is refused before
+ * parsing, and so is text that decodes to noise.
  */
 import type { ClaimBudget } from "./config-claims.js";
 import { leafClaims } from "./config-claims.js";
 import type { ConfigFormat, ConfigPart } from "./config-documents.js";
 import { configDocuments } from "./config-documents.js";
-import { decodeText } from "../../text/decode-text.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import { baseNameOf, extensionOf, mediaTypeOf } from "../shared/file-kind.js";
 import { LineIndex } from "../shared/line-index.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
+import { readableText } from "../shared/refusals.js";
 
 /** Files of at most this many lines are read as one faction per document. */
 export const SMALL_CONFIG_LINES = 30;
@@ -58,9 +60,10 @@ function partsOf(text: string, format: ConfigFormat, small: boolean): ConfigPart
 function readConfig(input: ReaderInput): ReadOutput {
   const builder = new DocumentBuilder();
   const format = formatOf(input);
+  if (format === undefined || LOCKFILES.has(baseNameOf(input.path))) return builder.finish();
   // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
-  const text = decodeText(input.bytes) ?? "";
-  if (format === undefined || LOCKFILES.has(baseNameOf(input.path)) || text.trim().length === 0) return builder.finish();
+  const text = readableText(input.bytes) ?? "";
+  if (text.trim().length === 0) return builder.finish();
   const lines = new LineIndex(text);
   const inferredType = MEDIA_TYPE[format];
   const parts = partsOf(text, format, lines.lineCount <= SMALL_CONFIG_LINES);

@@ -2,16 +2,18 @@
  * JSON Lines (`.jsonl`, `.ndjson`): data records, read like CSV rows — one
  * `table` faction summarising the file ("fields: a, b; 120 records"; its
  * text the first record) and one `row` faction per line, whose cell joins
- * the record's leaves ("id: 1; user.name: Ada"). A line that is not JSON
+ * the record's leaves ("id: 1; user.name: Ada"). A line that is not JSON,
+ * or nests deeper than `MAX_CONFIG_NESTING` (checked before parsing it),
  * keeps its faction and yields no cell.
  */
 import { leafTexts } from "../config/config-claims.js";
+import { jsonNestsWithin } from "../config/config-nesting.js";
 import { MAX_DATA_ROWS, tableSummary } from "./data-table.js";
-import { decodeText } from "../../text/decode-text.js";
 import { DocumentBuilder } from "../shared/document-builder.js";
 import { matchesKind } from "../shared/file-kind.js";
 import { LineIndex } from "../shared/line-index.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
+import { readableText } from "../shared/refusals.js";
 import { rowClaim } from "../shared/table-rows.js";
 
 const JSONL_TYPES = new Set(["application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/jsonlines"]);
@@ -41,6 +43,7 @@ function nonBlankLines(text: string): Line[] {
 }
 
 function parseRecord(text: string): { ok: boolean; value: unknown } {
+  if (!jsonNestsWithin(text)) return { ok: false, value: undefined };
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
@@ -59,7 +62,7 @@ function addFields(fields: Set<string>, value: unknown): void {
 }
 
 function readJsonLines(input: ReaderInput): ReadOutput {
-  const text = decodeText(input.bytes);
+  const text = readableText(input.bytes);
   const builder = new DocumentBuilder();
   // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
   if (text === undefined) return builder.finish();
