@@ -2,12 +2,16 @@
  * Source files of every language the code extractor knows: a `code_unit`
  * faction and a cell per declaration, cell-less factions for top-level
  * code, and the file's code facts (declarations, references, imports) for
- * the code index.
+ * the code index. Like a file too large to parse (`too_large`), bytes
+ * that read as noise (`not_text`) and brackets nested past
+ * `MAX_CODE_NESTING` (`too_deep`) give facts with that problem and no
+ * factions, decided before the parser sees the text.
  */
 import { extractCode, languageForPath } from "../../code/extract-code.js";
 import type { CodeFacts } from "../../code/code-facts.js";
+import { codeNestsWithin } from "./code-nesting.js";
 import { codeUnits } from "./code-units.js";
-import { decodeText } from "../../text/decode-text.js";
+import { decodeText, isReadableText } from "../../text/decode-text.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
 
 /** Media type of each language's factions (DECISIONS.md: `inferredType` is a media type). */
@@ -36,7 +40,8 @@ async function readCode(input: ReaderInput): Promise<ReadOutput> {
   const language = languageForPath(input.path) ?? "unknown";
   const source = decodeText(input.bytes);
   // Bytes that are not text (an MPEG-TS `.ts`, say) give no units.
-  if (source === undefined) return emptyReading(language, "not_text");
+  if (source === undefined || !isReadableText(source)) return emptyReading(language, "not_text");
+  if (!codeNestsWithin(source, language)) return emptyReading(language, "too_deep");
   const facts = await extractCode(input.path, source);
   if (!facts) return emptyReading(language, "unsupported");
   // A file too large to parse is almost always generated; its text is not worth a faction per line run.
