@@ -3,40 +3,31 @@
  * paragraph styles, lists from numbering, tables), then read block by block
  * like an HTML page. A .docx has neither lines nor pages in its source
  * (pagination is decided by whoever renders it), so factions carry no
- * location keys at all; their text is the block's plain text.
+ * location keys at all; their text is the block's plain text. The package
+ * is checked and unpacked here first (see `docx-package.ts`): the
+ * converter only ever sees XML parts within the caps.
  */
-import { parseDocument } from "htmlparser2";
 import { matchesKind } from "../shared/file-kind.js";
+import { checkedDocxPackage } from "./docx-package.js";
 import { htmlBlocks } from "../html/html-blocks.js";
+import { parseHtml } from "../html/html-parse.js";
 import { readHtmlBlocks } from "../html/html-reader.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
-import { declaredUnpackedSize } from "../shared/zip-size.js";
 
 const DOCX_TYPE = "application/vnd.openxmlformats-officedocument.wordprocessingml.document";
 const DOCX_TYPES = new Set([DOCX_TYPE]);
 const DOCX_EXTENSIONS = [".docx"];
-
-/**
- * Refuse packages that declare more than this unpacked: the converter
- * inflates every part in memory. Text-heavy documents of thousands of pages
- * stay well below it; the bulk of a large .docx is its images.
- */
-export const MAX_DOCX_UNPACKED_BYTES = 256 * 1024 * 1024;
 
 /** Word's "Title" style opens the document; read it as the top heading. */
 const STYLE_MAP = ["p[style-name='Title'] => h1:fresh", "p[style-name='Subtitle'] => p:fresh"];
 
 /** Converts to HTML; images are left out (their alt text stays), external files are never read. */
 async function toHtml(bytes: Uint8Array): Promise<string> {
-  const size = declaredUnpackedSize(bytes);
-  if (size === undefined) throw new Error("not a valid DOCX file: no ZIP directory found");
-  if (size > MAX_DOCX_UNPACKED_BYTES) {
-    throw new Error(`DOCX file too large: it unpacks to more than ${MAX_DOCX_UNPACKED_BYTES / 1024 / 1024} MiB`);
-  }
+  const checked = checkedDocxPackage(bytes);
   const { default: mammoth } = await import("mammoth");
   const noImage = mammoth.images.imgElement(() => Promise.resolve({ src: "" }));
   try {
-    const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const buffer = Buffer.from(checked.buffer, checked.byteOffset, checked.byteLength);
     const result = await mammoth.convertToHtml({ buffer }, { styleMap: STYLE_MAP, convertImage: noImage, externalFileAccess: false });
     return result.value;
   } catch (err) {
@@ -47,7 +38,7 @@ async function toHtml(bytes: Uint8Array): Promise<string> {
 
 async function readDocx(input: ReaderInput): Promise<ReadOutput> {
   const html = await toHtml(input.bytes);
-  const blocks = htmlBlocks(parseDocument(html), { guessTableHeaders: true });
+  const blocks = htmlBlocks(parseHtml(html), { guessTableHeaders: true });
   return readHtmlBlocks(blocks, DOCX_TYPE, (block) => ({ location: {}, text: block.plain }));
 }
 

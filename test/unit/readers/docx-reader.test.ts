@@ -1,11 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { MAX_DOCX_UNPACKED_BYTES, docxReader } from "../../../src/readers/docx/docx-reader.js";
+import { MAX_DOCX_XML_BYTES } from "../../../src/readers/docx/docx-package.js";
+import { docxReader } from "../../../src/readers/docx/docx-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
 import { expectGolden, goldenOutput } from "../../support/golden.js";
 import type { DocxBlock } from "../../support/docx-fixture.js";
 import { buildDocx } from "../../support/docx-fixture.js";
 import { LOCATION_KEYS, expectLocations } from "../../support/location-invariants.js";
 import { readerView } from "../../support/reader-view.js";
+import { docxOfXml } from "../../support/hostile-archives.js";
 import { buildZip } from "../../support/zip-fixture.js";
 
 const GOLDEN = goldenOutput("readers", "generated-memo.docx.golden.json");
@@ -95,7 +97,14 @@ describe("docxReader.read", () => {
   it("refuses files that are not Word packages, or that unpack too large", async () => {
     await expect(read(new TextEncoder().encode("plain text"))).rejects.toThrow(/not a valid DOCX file/);
     await expect(read(buildZip([{ name: "readme.txt", data: "hi" }]))).rejects.toThrow(/not a valid DOCX file/);
-    const bomb = buildZip([{ name: "word/document.xml", data: "<x/>" }], { sizeOf: () => MAX_DOCX_UNPACKED_BYTES + 1 });
-    await expect(read(bomb)).rejects.toThrow(/too large/);
+    const lying = docxOfXml(MAX_DOCX_XML_BYTES + 1024 * 1024, { declaredSize: 1024 });
+    await expect(read(lying)).rejects.toThrow(/^document inflates past 16 MiB$/);
+  });
+
+  it("goes by what entries inflate to, not by the sizes they declare", async () => {
+    const declaresHuge = buildZip([{ name: "word/document.xml", data: "<x/>" }], { sizeOf: () => 0xfffffff0 });
+    await expect(read(declaresHuge)).rejects.toThrow(/not a valid DOCX file/);
+    const honest = docxOfXml(64 * 1024, { declaredSize: 1 });
+    expect((await read(honest)).factions.length).toBeGreaterThan(100);
   });
 });
