@@ -13,6 +13,7 @@ import { matchesKind } from "../shared/file-kind.js";
 import type { PdfDocument } from "./pdf-document.js";
 import { openPdf } from "./pdf-document.js";
 import { joinLines, pageParagraphs, runningKey, runningTexts } from "./pdf-page-text.js";
+import { checkPdfStreams } from "./pdf-streams.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
 import { splitSentences } from "../shared/sentences.js";
 
@@ -62,9 +63,12 @@ async function readPages(doc: PdfDocument, limits: Readonly<PdfLimits>): Promise
 
 /**
  * Reads a PDF within `limits`. Throws a clear error for encrypted and
- * malformed files; a single page that fails to decode reads as empty.
+ * malformed files, and "document inflates past N MiB" for streams that
+ * decode past the caps of `pdf-streams.ts` (checked before pdf.js opens
+ * the file); a single page that fails to decode reads as empty.
  */
 export async function readPdf(input: ReaderInput, limits: Readonly<PdfLimits> = PDF_LIMITS): Promise<ReadOutput> {
+  await checkPdfStreams(input.bytes);
   const doc = await openPdf(input.bytes);
   let pages: string[][][];
   try {
