@@ -129,12 +129,11 @@ describe("the credential scan on every path in", () => {
     expect(await textsHolding(tokenBody)).toBeGreaterThan(0);
   });
 
-  // The cases below need the reading worker to call secretVerdictOnBytes before
-  // reading and secretVerdictOnReading after (src/ingest/secrets/secret-verdict.ts),
-  // failing the file, storing no reading and dropping its bytes on a hit.
-  // Unskip them once that wiring is in.
+  // The cases below are caught in the reading thread: the bytes are scanned
+  // before reading and everything the reader produced after; a hit fails the
+  // file, stores no reading and drops its bytes.
 
-  it.skip("a Word document with a token: read, failed with the rule, no text stored, its chunk deleted", async () => {
+  it("a Word document with a token: read, failed with the rule, no text stored, its chunk deleted", async () => {
     const body = githubTokenBody();
     const bytes = buildDocx([{ kind: "p", text: "Release" }, { kind: "p", text: `CI pushes with ${ghp}_${body}.` }]);
     const { body: answer } = await ingest(w, [fileEntry("docs/release.docx", bytes)]);
@@ -147,7 +146,7 @@ describe("the credential scan on every path in", () => {
     expect(await memoryQuery("CI pushes release")).not.toContain(body);
   });
 
-  it.skip("a compressed PDF with a token: failed with rule and page, no text stored, its chunk deleted", async () => {
+  it("a compressed PDF with a token: failed with rule and page, no text stored, its chunk deleted", async () => {
     const body = githubTokenBody();
     const bytes = compressedPdf([["Runbook"], ["Deploying", `export GITHUB_TOKEN=${ghp}_${body}`]]);
     const { body: answer } = await ingest(w, [fileEntry("ops/runbook.pdf", bytes)]);
@@ -160,7 +159,7 @@ describe("the credential scan on every path in", () => {
     expect(await hasChunk(sha(bytes))).toBe(false);
   });
 
-  it.skip("content replacement through an uploaded chunk: failed at reading with the line, the chunk deleted, no cell holds the token", async () => {
+  it("content replacement through an uploaded chunk: failed at reading with the line, the chunk deleted, no cell holds the token", async () => {
     const { body } = await ingest(w, [fileEntry("docs/setup.md", "# Setup\n\nRun the installer.\n")]);
     const fileId = body.accepted[0]!.fileId;
     await w.app.worker.whenIdle();
@@ -179,7 +178,7 @@ describe("the credential scan on every path in", () => {
     expect(await memoryQuery("export GH_TOKEN push")).not.toContain(tokenBody);
   });
 
-  it.skip("a re-ingest of the same bytes without includeSecret reads the file again and fails it", async () => {
+  it("a re-ingest of the same bytes without includeSecret reads the file again and fails it", async () => {
     const body = githubTokenBody();
     const bytes = buildDocx([{ kind: "p", text: `Deploy token ${ghp}_${body}` }]);
     const first = await ingest(w, [fileEntry("ops/deploy.docx", bytes, { includeSecret: true })]);

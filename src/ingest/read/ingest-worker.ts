@@ -2,7 +2,8 @@ import type { Clock } from "../../core/tools.js";
 import type { Db } from "../../store/db.js";
 import { log } from "../../logger.js";
 import { getChunkBytes } from "../../store/files/chunks.js";
-import { claimQueued, finishReading, hasQueued, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
+import { claimQueued, dropFileBytes, finishReading, hasQueued, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
+import { CredentialRefusal } from "../secrets/secret-verdict.js";
 import type { ClaimedFile } from "../../store/files/files.js";
 import { reindexFile } from "../../store/search/search-index.js";
 import { applyReading } from "./apply-reading.js";
@@ -159,6 +160,10 @@ export class IngestWorker {
         return;
       }
       const message = err instanceof Error ? err.message.slice(0, 500) : "reading failed";
+      if (err instanceof CredentialRefusal) {
+        await this.#refuse(file, message, now).catch((error: unknown) => log.error("refusing a file failed", { fileId: file.fileId, error }));
+        return;
+      }
       log.warn("reading failed", { fileId: file.fileId, path: file.path, error: err });
       await finishReading(this.#deps.db, file.fileId, file.chunkId, { status: "failed", error: message }, now).catch(() => undefined);
     } finally {
@@ -175,6 +180,7 @@ export class IngestWorker {
     const output = await this.#pool.read({
       path: file.path,
       contentType: file.contentType,
+      includeSecret: file.includeSecret,
       load: async () => {
         const bytes = await getChunkBytes(db, file.projectId, file.chunkId);
         if (!bytes) throw new Error("the file's bytes are missing");
@@ -187,6 +193,21 @@ export class IngestWorker {
       if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "ready" }, now))) return;
       await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, output, now);
       await reindexFile(tx, file.fileId);
+    });
+  }
+
+  /**
+   * A file whose bytes or reading look like a credential: failed with the
+   * rule and line, any earlier reading retired, and its bytes dropped — in
+   * one transaction, and only if the file still holds the bytes read.
+   */
+  async #refuse(file: ClaimedFile, message: string, now: string): Promise<void> {
+    log.warn("reading refused: looks like a credential", { fileId: file.fileId, path: file.path });
+    await this.#deps.db.transaction(async (tx) => {
+      if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "failed", error: message }, now))) return;
+      await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, { factions: [], cells: [] }, now);
+      await reindexFile(tx, file.fileId);
+      await dropFileBytes(tx, file.projectId, file.fileId, file.chunkId, now);
     });
   }
 

@@ -1,6 +1,6 @@
 import { newId } from "../../ids.js";
 import type { Queryable } from "../db.js";
-import { EMPTY_CHUNK_ID, ensureEmptyChunk } from "./chunks.js";
+import { EMPTY_CHUNK_ID, ensureEmptyChunk, releaseChunks } from "./chunks.js";
 
 export type FileStatus = "queued" | "reading" | "ready" | "failed" | "retired";
 
@@ -290,4 +290,16 @@ export async function findLiveFile(q: Queryable, projectIds: readonly string[], 
     [fileId, ...projectIds],
   );
   return row && toFile(row);
+}
+
+/**
+ * Drops a file's bytes after its reading was refused (a credential): the
+ * file points at the empty chunk (the column is a foreign key), forgets what
+ * it was read from, and the chunk is deleted — within an upload's grace too —
+ * unless another file still points at it.
+ */
+export async function dropFileBytes(q: Queryable, projectId: string, fileId: string, chunkId: string, now: string): Promise<void> {
+  await ensureEmptyChunk(q, projectId, now);
+  await q.execute("UPDATE files SET chunk_id = ?, file_size = 0, read_chunk_id = NULL WHERE file_id = ?", [EMPTY_CHUNK_ID, fileId]);
+  await releaseChunks(q, projectId, [chunkId], "9999-12-31T23:59:59.999Z", now);
 }

@@ -8,6 +8,7 @@
 import type { Worker } from "node:worker_threads";
 import type { ReadOutput } from "../../../readers/reader.js";
 import { DEFAULT_READERS_URL, spawnReaderThread } from "./spawn-thread.js";
+import { CredentialRefusal } from "../../secrets/secret-verdict.js";
 import type { ThreadAnswer } from "./thread-protocol.js";
 
 /** How many threads, and the limits of each. */
@@ -31,6 +32,8 @@ export interface ReadTask {
   readonly contentType: string;
   /** Loads the bytes once a thread is free for the file, so files waiting in the pool hold none. */
   load(): Promise<Uint8Array>;
+  /** The caller named this path with includeSecret: the credential scan lets it through. */
+  readonly includeSecret: boolean;
 }
 
 /** A thread must load its readers within this time, however short the reading limit. */
@@ -150,8 +153,8 @@ export class ReaderPool {
     if (slot.pending !== pending) return; // the pool was closed meanwhile
     const limit = new Error(`reading exceeded its time limit (${seconds(this.#options.timeoutMs)})`);
     slot.timer = setTimeout(() => this.#stop(slot, limit), this.#options.timeoutMs);
-    const { path, contentType } = pending.task;
-    slot.worker.postMessage({ path, contentType, bytes }, [bytes.buffer]);
+    const { path, contentType, includeSecret } = pending.task;
+    slot.worker.postMessage({ path, contentType, bytes, includeSecret }, [bytes.buffer]);
   }
 
   #answer(slot: Slot, answer: ThreadAnswer): void {
@@ -162,6 +165,7 @@ export class ReaderPool {
       this.#wakeReadyWaiters();
     }
     else if (answer.type === "done") this.#finish(slot)?.resolve(answer.output);
+    else if (answer.type === "refused") this.#finish(slot)?.reject(new CredentialRefusal(answer.message));
     else this.#finish(slot)?.reject(new Error(answer.message));
     this.#pump();
   }

@@ -14,10 +14,14 @@ export interface ThreadRequest {
   readonly path: string;
   readonly contentType: string;
   readonly bytes: Uint8Array;
+  /** The caller named this path with includeSecret: the credential scan lets it through. */
+  readonly includeSecret: boolean;
 }
 
 /** A thread's messages: ready once its readers are loaded, then one answer per request. */
 export type ThreadAnswer =
   | { readonly type: "ready" }
   | { readonly type: "done"; readonly output: ReadOutput }
-  | { readonly type: "failed"; readonly message: string };
+  | { readonly type: "failed"; readonly message: string }
+  /** The bytes or the reading look like a credential: the file fails and nothing of it is kept. */
+  | { readonly type: "refused"; readonly message: string };
