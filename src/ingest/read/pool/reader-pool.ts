@@ -30,7 +30,11 @@ export interface ReaderPoolOptions extends ReaderLimits {
 export interface ReadTask {
   readonly path: string;
   readonly contentType: string;
-  /** Loads the bytes once a thread is free for the file, so files waiting in the pool hold none. */
+  /**
+   * Loads the bytes once a thread is free for the file, so files waiting in
+   * the pool hold none. Their buffer is transferred to the thread (detached
+   * here) when the view spans all of it, else copied.
+   */
   load(): Promise<Uint8Array>;
   /** The caller named this path with includeSecret: the credential scan lets it through. */
   readonly includeSecret: boolean;
