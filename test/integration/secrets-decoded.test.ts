@@ -6,10 +6,11 @@
  * derived text, and drops the bytes.
  */
 import { createHash } from "node:crypto";
-import { crc32, deflateSync } from "node:zlib";
+import { crc32 } from "node:zlib";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { actions } from "../../tools/index.js";
 import { buildDocx } from "../support/docx-fixture.js";
+import { compressedPdf } from "../support/pdf-fixture.js";
 import { fileEntry, ingest, liveCells } from "../support/ingest-helpers.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
@@ -29,30 +30,6 @@ function githubTokenBody(): string {
 
 const sha = (bytes: string | Uint8Array) => `sha256:${createHash("sha256").update(bytes).digest("hex")}`;
 
-/** A one-object-per-entry PDF whose page contents are Flate-compressed (none of its text is in the bytes). */
-function compressedPdf(pages: readonly (readonly string[])[]): Uint8Array {
-  const objects = [
-    "<< /Type /Catalog /Pages 2 0 R >>",
-    `<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + i * 2} 0 R`).join(" ")}] /Count ${pages.length} >>`,
-    "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>",
-  ].map((o) => Buffer.from(o));
-  pages.forEach((lines, i) => {
-    const z = deflateSync(Buffer.from(lines.map((t, k) => `BT /F1 11 Tf 72 ${740 - k * 16} Td (${t}) Tj ET`).join("\n"), "latin1"));
-    objects.push(Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`));
-    objects.push(Buffer.concat([Buffer.from(`<< /Length ${z.length} /Filter /FlateDecode >>\nstream\n`), z, Buffer.from("\nendstream")]));
-  });
-  const parts = [Buffer.from("%PDF-1.5\n%\xe2\xe3\xcf\xd3\n", "latin1")];
-  const offsets: number[] = [];
-  let size = parts[0]!.length;
-  objects.forEach((body, i) => {
-    offsets.push(size);
-    parts.push(Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), body, Buffer.from("\nendobj\n")]));
-    size += parts.at(-1)!.length;
-  });
-  const xref = `xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`));
-  return new Uint8Array(Buffer.concat(parts));
-}
 
 describe("the credential scan on every path in", () => {
   let w: TestWorld;

@@ -8,6 +8,7 @@
 import { docxNested, docxOfXml, pdfContentBomb, pdfOfObjects, pdfStream, zlibRepeated } from "./hostile-archives.js";
 import { buildDocx } from "./docx-fixture.js";
 import { buildPdf } from "./pdf-fixture.js";
+import { seededRandom } from "../fixtures/secrets/adversarial-input.js";
 
 /** A source of numbers in [0, 1), like `Math.random`. */
 export type Rng = () => number;
@@ -28,16 +29,7 @@ export const HOSTILE_FORMATS = [
 export type HostileFormat = (typeof HOSTILE_FORMATS)[number];
 
 /** A small seeded generator (mulberry32): the same seed, the same documents. */
-export function seededRng(seed: number): Rng {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seededRng: (seed: number) => Rng = seededRandom;
 
 const KIB = 1024;
 const MIB = 1024 * KIB;

@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { crc32, deflateSync } from "node:zlib";
+import { crc32 } from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { findSecretInReading } from "../../../../src/ingest/secrets/find-secret-in-reading.js";
 import { scanForSecrets } from "../../../../src/ingest/secrets/scan-for-secrets.js";
@@ -16,6 +16,7 @@ import { defaultContentType } from "../../../../src/ingest/accept/media-types.js
 import { readerFor } from "../../../../src/readers/index.js";
 import type { ReadOutput } from "../../../../src/readers/reader.js";
 import { buildDocx } from "../../../support/docx-fixture.js";
+import { compressedPdf } from "../../../support/pdf-fixture.js";
 import { randomString, seededRandom } from "../../../fixtures/secrets/adversarial-input.js";
 
 const random = seededRandom(4711);
@@ -40,33 +41,6 @@ async function read(path: string, bytes: Uint8Array): Promise<ReadOutput> {
   return reader ? reader.read({ path, contentType, bytes }) : { factions: [], cells: [] };
 }
 
-/** A PDF whose page contents are Flate-compressed streams, so none of its text is in the bytes. */
-function compressedPdf(pages: readonly (readonly string[])[]): Uint8Array {
-  // Bytes, not strings: a compressed stream may hold any byte.
-  const objects: Buffer[] = [
-    Buffer.from("<< /Type /Catalog /Pages 2 0 R >>"),
-    Buffer.from(`<< /Type /Pages /Kids [${pages.map((_, i) => `${4 + i * 2} 0 R`).join(" ")}] /Count ${pages.length} >>`),
-    Buffer.from("<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>"),
-  ];
-  pages.forEach((lines, i) => {
-    const ops = lines.map((text, k) => `BT /F1 11 Tf 72 ${740 - k * 16} Td (${text}) Tj ET`).join("\n");
-    const z = deflateSync(Buffer.from(ops, "latin1"));
-    objects.push(Buffer.from(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 3 0 R >> >> /Contents ${5 + i * 2} 0 R >>`));
-    objects.push(Buffer.concat([Buffer.from(`<< /Length ${z.length} /Filter /FlateDecode >>\nstream\n`), z, Buffer.from("\nendstream")]));
-  });
-  const parts = [Buffer.from("%PDF-1.5\n%\xe2\xe3\xcf\xd3\n", "latin1")];
-  const offsets: number[] = [];
-  let size = parts[0]!.length;
-  objects.forEach((body, i) => {
-    offsets.push(size);
-    const object = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), body, Buffer.from("\nendobj\n")]);
-    parts.push(object);
-    size += object.length;
-  });
-  const xref = `xref\n0 ${offsets.length + 1}\n0000000000 65535 f \n${offsets.map((o) => `${String(o).padStart(10, "0")} 00000 n \n`).join("")}`;
-  parts.push(Buffer.from(`${xref}trailer\n<< /Size ${offsets.length + 1} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`));
-  return new Uint8Array(Buffer.concat(parts));
-}
 
 describe("findSecretInReading, on readings made by the real readers", () => {
   it("Markdown with a NUL byte: binary to the bytes scan and to the reader alike, so nothing is stored", async () => {
