@@ -34,17 +34,26 @@ function quoteName(name: string): string {
   return `"${name.replace(/"/g, '""')}"`;
 }
 
+/** One request as the watch sees it. */
+export interface Watched {
+  /** Whether a success of this request may write (any method but GET; a read-only action's call). */
+  mayWrite: boolean;
+  /** Whether a refusal of it is checked at once (every tenth request, say). */
+  sampled: boolean;
+}
+
 /**
- * Compares the digest around refused requests. A baseline is taken before a
- * sampled request when the last one was not a refusal (a success may have
- * changed the store, and the reading worker may still be writing: it is
- * waited for); after a sampled refusal the digest must equal the baseline.
- * Refusals between samples are covered too: nothing but refusals ran since
- * the baseline. `finish` checks once more at the end of a run of refusals.
+ * Compares the digest around refused requests: a 4xx must leave the store
+ * as it found it. A baseline is taken (once the reading worker is idle)
+ * before any request that follows a success that may have written. A run
+ * of refusals, and of successes that cannot write, is checked at a sampled
+ * refusal, before a request that may write (the run ends there), and at
+ * the end (`check`). A change names the requests of its run.
  */
 export class DigestWatch {
   #baseline: string | undefined;
   #since: string[] = [];
+  #refusals = 0;
   /** Digest changes seen across runs of refusals, each with the requests that ran since the baseline. */
   readonly changes: string[] = [];
   /** Digests taken. */
@@ -55,33 +64,38 @@ export class DigestWatch {
     private readonly settle: () => Promise<void>,
   ) {}
 
-  /** Call before sending a request; `sampled` ones are checked after. */
-  async before(sampled: boolean): Promise<void> {
-    if (sampled && this.#baseline === undefined) {
+  /** Call before sending a request. */
+  async before(req: Watched): Promise<void> {
+    if (req.mayWrite) await this.check();
+    if (this.#baseline === undefined) {
       await this.settle();
       this.#baseline = await this.#digest();
       this.#since = [];
+      this.#refusals = 0;
     }
   }
 
   /** Call after the answer: `refused` for a 4xx, `what` describing the request. */
-  async after(refused: boolean, sampled: boolean, what: string): Promise<void> {
-    if (!refused) {
+  async after(req: Watched, status: number, what: string): Promise<void> {
+    const refused = status >= 400 && status < 500;
+    const harmless = status >= 200 && status < 300 && !req.mayWrite;
+    if (!refused && !harmless) {
       this.#baseline = undefined;
       return;
     }
-    if (this.#baseline === undefined) return;
     this.#since.push(what);
-    if (sampled) await this.check();
+    if (refused) this.#refusals++;
+    if (refused && req.sampled) await this.check();
   }
 
-  /** Compares the digest now with the baseline, if there is one. */
+  /** Compares the digest now with the baseline, if refusals ran since it. */
   async check(): Promise<void> {
-    if (this.#baseline === undefined || this.#since.length === 0) return;
+    if (this.#baseline === undefined || this.#refusals === 0) return;
     const now = await this.#digest();
     if (now !== this.#baseline) this.changes.push(`store changed across refusals:\n  ${this.#since.slice(-20).join("\n  ")}`);
     this.#baseline = now;
     this.#since = [];
+    this.#refusals = 0;
   }
 
   async #digest(): Promise<string> {

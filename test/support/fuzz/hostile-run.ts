@@ -33,8 +33,9 @@ export interface HostileStats {
   probes: number;
   maxProbeMs: number;
   wallMs: number;
-  /** The process's resident set size once the family was read. */
+  /** The process's resident set size (reader threads included) and main-thread heap once the family was read. */
   rssAfter: number;
+  heapAfter: number;
   /** Problems with what caused them (stuck files, 5xx, failed probes). */
   problems: string[];
 }
@@ -76,7 +77,7 @@ export async function runHostileFamily(w: TestWorld, format: HostileFormat, opti
   let projectBytes = 0;
   const stats: HostileStats = {
     format, documents: 0, bytes: 0, accepted: 0, refused: 0, ready: 0, failed: 0, failures: {}, stuck: 0,
-    statuses: {}, fiveXx: 0, probes: 0, maxProbeMs: 0, wallMs: 0, rssAfter: 0, problems: [],
+    statuses: {}, fiveXx: 0, probes: 0, maxProbeMs: 0, wallMs: 0, rssAfter: 0, heapAfter: 0, problems: [],
   };
   const count = (status: number, what: string) => {
     stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
@@ -132,7 +133,7 @@ export async function runHostileFamily(w: TestWorld, format: HostileFormat, opti
   } finally {
     await probe.stop();
     stats.wallMs = performance.now() - started;
-    stats.rssAfter = process.memoryUsage().rss;
+    ({ rss: stats.rssAfter, heapUsed: stats.heapAfter } = process.memoryUsage());
   }
   return stats;
 }
@@ -211,7 +212,7 @@ function startProbe(w: TestWorld, projectId: string, everyMs: number, report: (s
 export function formatHostile(s: HostileStats): string {
   return (
     `${s.format.padEnd(9)} docs ${s.documents} (${(s.bytes / MIB).toFixed(1)} MiB)  accepted ${s.accepted}  refused ${s.refused}  ` +
-    `ready ${s.ready}  failed ${s.failed}  stuck ${s.stuck}  5xx ${s.fiveXx}  probes ${s.probes} (max ${s.maxProbeMs.toFixed(0)} ms)  wall ${(s.wallMs / 1000).toFixed(1)} s  RSS ${(s.rssAfter / MIB).toFixed(0)} MiB` +
+    `ready ${s.ready}  failed ${s.failed}  stuck ${s.stuck}  5xx ${s.fiveXx}  probes ${s.probes} (max ${s.maxProbeMs.toFixed(0)} ms)  wall ${(s.wallMs / 1000).toFixed(1)} s  RSS ${(s.rssAfter / MIB).toFixed(0)} MiB (heap ${(s.heapAfter / MIB).toFixed(0)} MiB)` +
     Object.entries(s.failures)
       .map(([why, n]) => `\n    failed ${n}× ${why}`)
       .join("")

@@ -130,12 +130,15 @@ export function dispatchRequests(action: AnyAction, w: TestWorld, ids: KnownIds)
   const input = arbitraryOf(inputJsonSchema(action.input), fieldHints(ids));
   const body = jsonBodyArb(input.map((i) => ({ action: action.name, input: i })), JSON_BODY_LIMIT);
   const project = fc.oneof({ weight: 8, arbitrary: fc.constant(w.projectId) }, { weight: 1, arbitrary: fc.constant(w.otherProjectId) }, { weight: 1, arbitrary: fc.constantFrom("", "nope", "%ED%A0%80", "\u00ff\u00fe", "prj_", " ") });
-  return fc.record({ body, auth: authArb(w), project }).map((r) => {
+  // The project rides the X-Project-Id header, or now and then the projectId query parameter.
+  return fc.record({ body, auth: authArb(w), project, inQuery: fc.nat({ max: 9 }).map((n) => n === 0) }).map((r) => {
     const headers: Record<string, string> = { host: "127.0.0.1:8787", "content-type": "application/json" };
     if (r.auth.header !== undefined) headers.authorization = r.auth.header;
-    if (r.project) headers["x-project-id"] = r.project;
-    const label = [r.auth.who !== "owner" ? `as ${r.auth.who}` : "", r.project !== w.projectId ? `project ${JSON.stringify(r.project)}` : "", r.body.label];
-    return { label: label.filter(Boolean).join("; "), method: "POST", url: "/v1/api/actions", headers, body: r.body.make };
+    if (r.project && !r.inQuery) headers["x-project-id"] = r.project;
+    const query = r.project && r.inQuery ? `?projectId=${percentEncode(r.project)}` : "";
+    const where = r.inQuery ? "projectId query" : "project";
+    const label = [r.auth.who !== "owner" ? `as ${r.auth.who}` : "", r.project !== w.projectId || r.inQuery ? `${where} ${JSON.stringify(r.project)}` : "", r.body.label];
+    return { label: label.filter(Boolean).join("; "), method: "POST", url: `/v1/api/actions${query}`, headers, body: r.body.make };
   });
 }
 

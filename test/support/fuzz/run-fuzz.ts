@@ -72,15 +72,15 @@ function finishStats(stats: FuzzStats, watch: DigestWatch): FuzzStats {
   return stats;
 }
 
-const isSampled = (i: number, n: number, every: number) => i % every === every - 1 || i === n - 1;
+const isSampled = (i: number, every: number) => i % every === every - 1;
 
 /** Sends each request to the world's HTTP app (no server), checking every answer and the store around refusals. */
 export async function fuzzHttp(w: TestWorld, target: string, requests: readonly FuzzRequest[], sampleEvery = 10): Promise<FuzzStats> {
   const stats = newStats(target);
   const watch = new DigestWatch(w.app.deps.db, () => w.app.worker.whenIdle());
   for (const [i, req] of requests.entries()) {
-    const sampled = isSampled(i, requests.length, sampleEvery);
-    await watch.before(sampled);
+    const watched = { sampled: isSampled(i, sampleEvery), mayWrite: req.method !== "GET" };
+    await watch.before(watched);
     const body = req.body?.();
     const bodyText = body === undefined ? "" : typeof body === "string" ? body : Buffer.from(body).toString("utf8");
     const carried = `${req.url}\n${Object.values(req.headers).join("\n")}\n${bodyText}`;
@@ -101,7 +101,7 @@ export async function fuzzHttp(w: TestWorld, target: string, requests: readonly 
       problems = [`the app threw: ${String(err)}`];
     }
     record(stats, status, performance.now() - started, problems, () => repro(`${status} ${clip(answerText)}`));
-    await watch.after(status >= 400 && status < 500, sampled, repro(String(status)).slice(0, 400));
+    await watch.after(watched, status, repro(String(status)).slice(0, 400));
   }
   await watch.check();
   return finishStats(stats, watch);
@@ -112,8 +112,8 @@ export async function fuzzMcp(w: TestWorld, client: Client, target: string, call
   const stats = newStats(target);
   const watch = new DigestWatch(w.app.deps.db, () => w.app.worker.whenIdle());
   for (const [i, call] of calls.entries()) {
-    const sampled = isSampled(i, calls.length, sampleEvery);
-    await watch.before(sampled);
+    const watched = { sampled: isSampled(i, sampleEvery), mayWrite: !w.app.service.catalog.get(call.name)?.readOnly };
+    await watch.before(watched);
     let carried: string;
     try {
       carried = JSON.stringify(call.arguments) ?? "";
@@ -136,7 +136,7 @@ export async function fuzzMcp(w: TestWorld, client: Client, target: string, call
       problems = [`protocol error: ${String(err)}`];
     }
     record(stats, status, performance.now() - started, problems, () => repro(`${status} ${clip(answerText)}`));
-    await watch.after(status >= 400 && status < 500, sampled, repro(String(status)).slice(0, 400));
+    await watch.after(watched, status, repro(String(status)).slice(0, 400));
   }
   await watch.check();
   return finishStats(stats, watch);
