@@ -1,6 +1,6 @@
 import { expect } from "vitest";
 import type { ReadOutput } from "../../src/readers/reader.js";
-import { MAX_CELL_CHARS } from "../../src/readers/shared/sentences.js";
+import { MAX_CELL_CHARS } from "../../src/readers/common/sentences.js";
 
 /** Structural rules every prose reader's output keeps. */
 export function expectWellFormed(out: ReadOutput): void {

@@ -4,7 +4,7 @@
  * only moves keeps its cell.
  */
 import type { CodeDeclaration } from "../../code/code-facts.js";
-import { collapseWhitespace, splitSentences } from "../shared/sentences.js";
+import { collapseWhitespace, splitSentences } from "../common/sentences.js";
 
 /** Longest signature or doc summary kept in a cell. */
 const MAX_PART_CHARS = 300;

@@ -4,7 +4,7 @@
  * value, array elements addressed as `[i]`. A shared budget caps how many
  * claims one file yields, and nesting below a fixed depth is elided.
  */
-import { capCellText, collapseWhitespace } from "../shared/sentences.js";
+import { capCellText, collapseWhitespace } from "../common/sentences.js";
 
 /** A path through the data: keys and array indexes. */
 export type DataPath = readonly (string | number)[];

@@ -4,7 +4,7 @@
  * of 50,000 dotted keys took a minute, and nesting past a parser's stack
  * ends in an error from deep inside it rather than a clear refusal.
  */
-import { nestsTooDeep } from "../shared/refusals.js";
+import { nestsTooDeep } from "../common/refusals.js";
 
 /**
  * Nesting allowed in configuration and data files. Hand-written files

@@ -14,11 +14,11 @@ import type { ClaimBudget } from "./config-claims.js";
 import { leafClaims } from "./config-claims.js";
 import type { ConfigFormat, ConfigPart } from "./config-documents.js";
 import { configDocuments } from "./config-documents.js";
-import { DocumentBuilder } from "../shared/document-builder.js";
-import { baseNameOf, extensionOf, mediaTypeOf } from "../shared/file-kind.js";
-import { LineIndex } from "../shared/line-index.js";
+import { DocumentBuilder } from "../common/document-builder.js";
+import { baseNameOf, extensionOf, mediaTypeOf } from "../common/file-kind.js";
+import { LineIndex } from "../common/line-index.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
-import { readableText } from "../shared/refusals.js";
+import { readableText } from "../common/refusals.js";
 
 /** Files of at most this many lines are read as one faction per document. */
 export const SMALL_CONFIG_LINES = 30;

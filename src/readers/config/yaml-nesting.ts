@@ -11,7 +11,7 @@
  * count.
  */
 import { MAX_CONFIG_NESTING } from "./config-nesting.js";
-import { nestsTooDeep } from "../shared/refusals.js";
+import { nestsTooDeep } from "../common/refusals.js";
 
 /** What the scan carries from line to line. */
 interface YamlScan {

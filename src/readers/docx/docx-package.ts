@@ -10,9 +10,9 @@
  * XML element, 55 MB per MiB of Word's usual verbose XML and three times
  * that for dense XML (96 MB of it once took 4.45 GB and the process).
  */
-import { DocumentRefused, nestsTooDeep, tooManyElements } from "../shared/refusals.js";
-import type { InflateBudget } from "../shared/zip-archive.js";
-import { inflateEntry, storedZip, zipEntries } from "../shared/zip-archive.js";
+import { DocumentRefused, nestsTooDeep, tooManyElements } from "../common/refusals.js";
+import type { InflateBudget } from "../common/zip-archive.js";
+import { inflateEntry, storedZip, zipEntries } from "../common/zip-archive.js";
 
 const MIB = 1024 * 1024;
 

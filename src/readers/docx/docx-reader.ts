@@ -7,7 +7,7 @@
  * is checked and unpacked here first (see `docx-package.ts`): the
  * converter only ever sees XML parts within the caps.
  */
-import { matchesKind } from "../shared/file-kind.js";
+import { matchesKind } from "../common/file-kind.js";
 import { checkedDocxPackage } from "./docx-package.js";
 import { htmlBlocks } from "../html/html-blocks.js";
 import { parseHtml } from "../html/html-parse.js";

@@ -5,14 +5,14 @@
  * walked through; inline markup is read as text.
  */
 import type { AnyNode, Element, ParentNode } from "domhandler";
-import { isBoilerplate } from "../shared/boilerplate.js";
+import { isBoilerplate } from "../common/boilerplate.js";
 import { isDropped, isElement, isTextNode } from "./html-content.js";
 import { listCells } from "./html-list.js";
 import { readTable, tableCells, tablePlainText } from "./html-table.js";
 import { nodesText, preformattedText } from "./html-text.js";
 import { codeCells } from "../markdown/markdown-cells.js";
 import type { FactionType } from "../reader.js";
-import { capCellText, collapseWhitespace, splitSentences } from "../shared/sentences.js";
+import { capCellText, collapseWhitespace, splitSentences } from "../common/sentences.js";
 
 export type HtmlBlockKind = "heading" | "text" | "list" | "table" | "code";
 

@@ -6,7 +6,7 @@
 import type { AnyNode, Element } from "domhandler";
 import { isDropped, isElement } from "./html-content.js";
 import { nodesText } from "./html-text.js";
-import { capCellText, collapseWhitespace } from "../shared/sentences.js";
+import { capCellText, collapseWhitespace } from "../common/sentences.js";
 
 const LISTS = new Set(["ul", "ol", "dl"]);
 

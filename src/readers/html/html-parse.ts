@@ -8,7 +8,7 @@
 import type { Document } from "domhandler";
 import { DomHandler, Parser } from "htmlparser2";
 import type { Options } from "htmlparser2";
-import { nestsTooDeep } from "../shared/refusals.js";
+import { nestsTooDeep } from "../common/refusals.js";
 
 /**
  * Element nesting allowed. Pages nest 20 to 40 deep, framework-heavy ones

@@ -4,17 +4,17 @@
  * sections as in Markdown; cells per sentence, list item and table row.
  */
 import type { AnyNode } from "domhandler";
-import { DocumentBuilder } from "../shared/document-builder.js";
-import type { BlockSpan } from "../shared/document-builder.js";
-import { fenceMediaType } from "../shared/fence-media-type.js";
-import { matchesKind } from "../shared/file-kind.js";
+import { DocumentBuilder } from "../common/document-builder.js";
+import type { BlockSpan } from "../common/document-builder.js";
+import { fenceMediaType } from "../common/fence-media-type.js";
+import { matchesKind } from "../common/file-kind.js";
 import { isElement, mainContent } from "./html-content.js";
 import { parseHtml } from "./html-parse.js";
 import type { HtmlBlock } from "./html-blocks.js";
 import { BLOCK_FACTION_TYPE, htmlBlocks } from "./html-blocks.js";
-import { LineIndex } from "../shared/line-index.js";
+import { LineIndex } from "../common/line-index.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
-import { readableText } from "../shared/refusals.js";
+import { readableText } from "../common/refusals.js";
 
 const HTML_TYPES = new Set(["text/html", "application/xhtml+xml"]);
 const HTML_EXTENSIONS = [".html", ".htm", ".xhtml"];

@@ -7,8 +7,8 @@
 import type { Element } from "domhandler";
 import { isElement } from "./html-content.js";
 import { nodesText } from "./html-text.js";
-import { collapseWhitespace } from "../shared/sentences.js";
-import { looksLikeHeader, rowClaim } from "../shared/table-rows.js";
+import { collapseWhitespace } from "../common/sentences.js";
+import { looksLikeHeader, rowClaim } from "../common/table-rows.js";
 
 /** Wider spans are taken for markup errors. */
 const MAX_COLSPAN = 100;

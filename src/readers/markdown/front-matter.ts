@@ -2,7 +2,7 @@
  * Cells of YAML front matter: one "key: value" claim per top-level key.
  */
 import { parseDocument } from "yaml";
-import { capCellText, collapseWhitespace } from "../shared/sentences.js";
+import { capCellText, collapseWhitespace } from "../common/sentences.js";
 
 /** Nesting below this depth is elided: front matter is metadata, not data. */
 const MAX_DEPTH = 4;

@@ -4,7 +4,7 @@
  */
 import type { Code, ListItem, Nodes, Table } from "mdast";
 import { htmlText, inlineText } from "./markdown-inline.js";
-import { capCellText, collapseWhitespace, splitSentences } from "../shared/sentences.js";
+import { capCellText, collapseWhitespace, splitSentences } from "../common/sentences.js";
 
 /**
  * A code block yields one cell: its first lines, verbatim. Commands and

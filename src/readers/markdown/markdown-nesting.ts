@@ -7,7 +7,7 @@
  * indentation that nests list items, a little generously: it never counts
  * fewer levels than the parser would open.
  */
-import { nestsTooDeep } from "../shared/refusals.js";
+import { nestsTooDeep } from "../common/refusals.js";
 
 /**
  * Container nesting allowed. Written Markdown rarely nests past 6 levels,

@@ -7,15 +7,15 @@
  * without text (a scan, a blank page) keeps its faction and yields no
  * cells.
  */
-import { isBoilerplate } from "../shared/boilerplate.js";
-import { DocumentBuilder } from "../shared/document-builder.js";
-import { matchesKind } from "../shared/file-kind.js";
+import { isBoilerplate } from "../common/boilerplate.js";
+import { DocumentBuilder } from "../common/document-builder.js";
+import { matchesKind } from "../common/file-kind.js";
 import type { PdfDocument } from "./pdf-document.js";
 import { openPdf } from "./pdf-document.js";
 import { joinLines, pageParagraphs, runningKey, runningTexts } from "./pdf-page-text.js";
 import { checkPdfStreams } from "./pdf-streams.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
-import { splitSentences } from "../shared/sentences.js";
+import { splitSentences } from "../common/sentences.js";
 
 const PDF_TYPES = new Set(["application/pdf", "application/x-pdf"]);
 const PDF_EXTENSIONS = [".pdf"];

@@ -13,7 +13,7 @@
  * them, and read as damaged (nothing decoded).
  */
 import { decodeFilter } from "./pdf-filters.js";
-import { inflatesTooFar } from "../shared/refusals.js";
+import { inflatesTooFar } from "../common/refusals.js";
 
 const MIB = 1024 * 1024;
 

@@ -5,7 +5,7 @@
  * WebVTT voice spans (`<v Speaker>`) become "Speaker: " prefixes.
  */
 import { htmlText } from "../markdown/markdown-inline.js";
-import { collapseWhitespace } from "../shared/sentences.js";
+import { collapseWhitespace } from "../common/sentences.js";
 import { lineRuns } from "../text/text-blocks.js";
 
 /** One cue: when it starts, the lines it spans (1-based, inclusive) and its text by speaker. */

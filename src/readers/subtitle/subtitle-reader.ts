@@ -6,11 +6,11 @@
  * precision. Cells are the sentences of the cue, each prefixed with its
  * speaker when the cue names one.
  */
-import { DocumentBuilder } from "../shared/document-builder.js";
-import { extensionOf, matchesKind, mediaTypeOf } from "../shared/file-kind.js";
+import { DocumentBuilder } from "../common/document-builder.js";
+import { extensionOf, matchesKind, mediaTypeOf } from "../common/file-kind.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
-import { readableText } from "../shared/refusals.js";
-import { capCellText, splitSentences } from "../shared/sentences.js";
+import { readableText } from "../common/refusals.js";
+import { capCellText, splitSentences } from "../common/sentences.js";
 import type { Cue } from "./subtitle-cues.js";
 import { subtitleCues } from "./subtitle-cues.js";
 

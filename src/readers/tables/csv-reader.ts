@@ -6,15 +6,15 @@
  * after {@link MAX_DATA_ROWS} are counted, not read.
  */
 import { MAX_DATA_ROWS, tableSummary } from "./data-table.js";
-import { DocumentBuilder } from "../shared/document-builder.js";
+import { DocumentBuilder } from "../common/document-builder.js";
 import { eachRecord, guessDelimiter } from "./delimited-records.js";
 import type { DelimitedRecord } from "./delimited-records.js";
-import { extensionOf, matchesKind, mediaTypeOf } from "../shared/file-kind.js";
-import { LineIndex } from "../shared/line-index.js";
+import { extensionOf, matchesKind, mediaTypeOf } from "../common/file-kind.js";
+import { LineIndex } from "../common/line-index.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
-import { readableText } from "../shared/refusals.js";
-import { collapseWhitespace } from "../shared/sentences.js";
-import { looksLikeHeader, rowClaim } from "../shared/table-rows.js";
+import { readableText } from "../common/refusals.js";
+import { collapseWhitespace } from "../common/sentences.js";
+import { looksLikeHeader, rowClaim } from "../common/table-rows.js";
 
 const TSV_TYPES = new Set(["text/tab-separated-values"]);
 const TSV_EXTENSIONS = [".tsv", ".tab"];

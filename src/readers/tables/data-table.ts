@@ -3,7 +3,7 @@
  * how many records become factions, and the claim that summarises a whole
  * table.
  */
-import { capCellText } from "../shared/sentences.js";
+import { capCellText } from "../common/sentences.js";
 
 /**
  * Records after this many are counted but not read: a table of millions of

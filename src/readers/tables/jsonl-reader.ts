@@ -9,12 +9,12 @@
 import { leafTexts } from "../config/config-claims.js";
 import { jsonNestsWithin } from "../config/config-nesting.js";
 import { MAX_DATA_ROWS, tableSummary } from "./data-table.js";
-import { DocumentBuilder } from "../shared/document-builder.js";
-import { matchesKind } from "../shared/file-kind.js";
-import { LineIndex } from "../shared/line-index.js";
+import { DocumentBuilder } from "../common/document-builder.js";
+import { matchesKind } from "../common/file-kind.js";
+import { LineIndex } from "../common/line-index.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
-import { readableText } from "../shared/refusals.js";
-import { rowClaim } from "../shared/table-rows.js";
+import { readableText } from "../common/refusals.js";
+import { rowClaim } from "../common/table-rows.js";
 
 const JSONL_TYPES = new Set(["application/x-ndjson", "application/jsonl", "application/x-jsonlines", "application/jsonlines"]);
 const JSONL_EXTENSIONS = [".jsonl", ".ndjson"];

@@ -5,11 +5,11 @@
  * Log files get one cell per line instead, since log lines are not prose.
  */
 import { decodeCleanText, isReadableText } from "../../text/decode-text.js";
-import type { BlockSpan } from "../shared/document-builder.js";
-import { DocumentBuilder } from "../shared/document-builder.js";
+import type { BlockSpan } from "../common/document-builder.js";
+import { DocumentBuilder } from "../common/document-builder.js";
 import type { FactionType, Reader, ReaderInput, ReadOutput } from "../reader.js";
-import { readableText } from "../shared/refusals.js";
-import { capCellText, collapseWhitespace, splitSentences } from "../shared/sentences.js";
+import { readableText } from "../common/refusals.js";
+import { capCellText, collapseWhitespace, splitSentences } from "../common/sentences.js";
 import type { TextBlock, TextBlockKind } from "./text-blocks.js";
 import { lineRuns, textBlocks } from "./text-blocks.js";
 

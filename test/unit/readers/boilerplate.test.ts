@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isBoilerplate } from "../../../src/readers/shared/boilerplate.js";
+import { isBoilerplate } from "../../../src/readers/common/boilerplate.js";
 
 describe("isBoilerplate", () => {
   it.each([

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { codeReader } from "../../../src/readers/code/code-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { MAX_CELL_CHARS } from "../../../src/readers/shared/sentences.js";
+import { MAX_CELL_CHARS } from "../../../src/readers/common/sentences.js";
 import { FIXTURE_NAMES, readFixture } from "../../support/code-fixtures.js";
 
 async function read(path: string, text: string | Uint8Array): Promise<ReadOutput> {

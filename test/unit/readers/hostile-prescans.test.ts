@@ -11,7 +11,7 @@ import { checkJsonNesting, checkTomlNesting } from "../../../src/readers/config/
 import { checkYamlNesting } from "../../../src/readers/config/yaml-nesting.js";
 import { checkMarkdownNesting } from "../../../src/readers/markdown/markdown-nesting.js";
 import { decodeFilter } from "../../../src/readers/pdf/pdf-filters.js";
-import { inflateEntry, storedZip, zipEntries } from "../../../src/readers/shared/zip-archive.js";
+import { inflateEntry, storedZip, zipEntries } from "../../../src/readers/common/zip-archive.js";
 import { buildZip } from "../../support/zip-fixture.js";
 
 const tooDeep = /^document nests deeper than \d+ levels$/;

@@ -3,7 +3,7 @@ import { CODE_CELL_MAX_CHARS, CODE_CELL_MAX_LINES } from "../../../src/readers/m
 import { MAX_MARKDOWN_NESTING } from "../../../src/readers/markdown/markdown-nesting.js";
 import { markdownReader } from "../../../src/readers/markdown/markdown-reader.js";
 import type { ReadOutput } from "../../../src/readers/reader.js";
-import { MAX_CELL_CHARS } from "../../../src/readers/shared/sentences.js";
+import { MAX_CELL_CHARS } from "../../../src/readers/common/sentences.js";
 import { expectWellFormed } from "../../support/invariants.js";
 
 async function read(source: string | Uint8Array): Promise<ReadOutput> {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { capCellText, MAX_CELL_CHARS, splitSentences } from "../../../src/readers/shared/sentences.js";
+import { capCellText, MAX_CELL_CHARS, splitSentences } from "../../../src/readers/common/sentences.js";
 import { countSegmented } from "../../support/work-count.js";
 
 /** Pieces random prose is built from: words, stops, abbreviations, long runs. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ReaderInput, ReadOutput } from "../../../src/readers/reader.js";
-import { MAX_CELL_CHARS } from "../../../src/readers/shared/sentences.js";
+import { MAX_CELL_CHARS } from "../../../src/readers/common/sentences.js";
 import { textReader } from "../../../src/readers/text/text-reader.js";
 import { expectWellFormed } from "../../support/invariants.js";
 
