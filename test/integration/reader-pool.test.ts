@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { createApp } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { IngestWorker } from "../../src/ingest/read/ingest-worker.js";
-import { claimQueued, INTERRUPTED_TWICE, requeueInterrupted } from "../../src/store/files/files.js";
+import { claimQueued, requeueInterrupted } from "../../src/store/files/files.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
@@ -146,7 +146,7 @@ describe("reader pool: a hostile file fails alone and the server keeps answering
   });
 });
 
-describe("attempts: an interrupted reading is retried alone, and not after a second interruption", () => {
+describe("attempts: an interrupted reading is retried in a process of its own", () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -155,62 +155,86 @@ describe("attempts: an interrupted reading is retried alone, and not after a sec
     dir = mkdtempSync(join(tmpdir(), "pks-attempts-"));
     const dbUrl = `file:${dir}/pks.db`;
     const held = await createTestWorld({ dbUrl, startWorker: false });
-    const names = ["poison.md", "mate-1.md", "mate-2.md", "fresh-1.md", "fresh-2.md"];
+    const names = ["twice.md", "mate-1.md", "mate-2.md", "fresh-1.md", "fresh-2.md"];
     await ingest(held, names.map((n) => fileEntry(n, `# ${n}\n\nText of ${n}.\n`)));
-    // poison.md stopped the process twice; mate-1 and mate-2 were claimed with it the second time.
-    await held.app.deps.db.execute("UPDATE files SET status = 'reading', attempts = 2 WHERE path = 'poison.md'");
+    // twice.md was being read when the process stopped twice; mate-1 and mate-2 were claimed with it the second time.
+    await held.app.deps.db.execute("UPDATE files SET status = 'reading', attempts = 2 WHERE path = 'twice.md'");
     await held.app.deps.db.execute("UPDATE files SET status = 'reading', attempts = 1 WHERE path IN ('mate-1.md', 'mate-2.md')");
     return { dbUrl, held };
   }
 
-  it("at start the twice-interrupted file fails; each once-interrupted file is claimed alone, after the fresh ones", async () => {
+  it("at start interrupted files are queued again with their attempts, and the next claim knows them as retries", async () => {
     const { held } = await interruptedWorld();
     const db = held.app.deps.db;
     const now = new Date().toISOString();
-    expect(await db.transaction((tx) => requeueInterrupted(tx, now))).toEqual({ requeued: 2, failed: 1 });
-    const claim = (othersReading: boolean) =>
-      db.transaction(async (tx) => (await claimQueued(tx, now, 8, othersReading)).map((f) => [f.path, f.attempts]).sort());
-    expect(await claim(false)).toEqual([
+    expect(await db.transaction((tx) => requeueInterrupted(tx, now))).toBe(3);
+    const claimed = await db.transaction(async (tx) => (await claimQueued(tx, now, 8)).map((f) => [f.path, f.attempts]).sort());
+    expect(claimed).toEqual([
       ["fresh-1.md", 1],
       ["fresh-2.md", 1],
-    ]);
-    expect(await claim(true)).toEqual([]); // a retried file waits until nothing else is read
-    const alone = [await claim(false), await claim(false)];
-    expect(alone.map((claimed) => claimed.length)).toEqual([1, 1]);
-    expect(alone.flat().sort()).toEqual([
       ["mate-1.md", 2],
       ["mate-2.md", 2],
+      ["twice.md", 3],
     ]);
-    expect((await fileStates(held))["poison.md"]).toMatchObject({ status: "failed", error: INTERRUPTED_TWICE });
     await held.close();
   });
 
-  it("a restart reads the interrupted files, fails the poison one for good, and a new version resets it", async () => {
+  it("a restart reads every interrupted file, however often it was interrupted, and settles the attempts", async () => {
     const { dbUrl, held } = await interruptedWorld();
     await held.app.close();
-    /** The held world's project and keys, served by a new app on the same database. */
-    const restart = async (): Promise<TestWorld> => {
-      const app = await createApp(loadConfig({ root: held.root, db: dbUrl }, {}));
-      await app.worker.whenIdle();
-      return { ...held, app, close: () => app.close() };
-    };
-
-    const again = await restart();
+    const app = await createApp(loadConfig({ root: held.root, db: dbUrl }, {}));
+    await app.worker.whenIdle();
+    const again: TestWorld = { ...held, app, close: () => app.close() };
     const files = await fileStates(again);
-    expect(files["poison.md"]).toMatchObject({ status: "failed", error: INTERRUPTED_TWICE, attempts: 2, reads: 0 });
-    for (const name of ["mate-1.md", "mate-2.md", "fresh-1.md", "fresh-2.md"]) {
+    for (const name of ["twice.md", "mate-1.md", "mate-2.md", "fresh-1.md", "fresh-2.md"]) {
       expect(files[name]).toMatchObject({ status: "ready", error: null, attempts: 0, reads: 1 });
     }
     await again.close();
-
-    // Never queued again by a later start...
-    const third = await restart();
-    expect((await fileStates(third))["poison.md"]).toMatchObject({ status: "failed", attempts: 2 });
-    // ...until a new version comes.
-    await ingest(third, [fileEntry("poison.md", "# poison.md\n\nNow harmless.\n")]);
-    await third.app.worker.whenIdle();
-    expect((await fileStates(third))["poison.md"]).toMatchObject({ status: "ready", error: null, attempts: 0, reads: 1 });
-    await third.close();
     rmSync(held.root, { recursive: true, force: true });
+  });
+
+  it("a retried file that kills its process fails alone: the server and the other files, retried ones included, go on", async () => {
+    dir = mkdtempSync(join(tmpdir(), "pks-attempts-"));
+    const w = await createTestWorld({ startWorker: false, env: { PKS_RATE_LIMIT: "10000" } });
+    const names = ["kills-process.md", "retried.md", "fresh.md"];
+    await ingest(w, names.map((n) => fileEntry(n, `# ${n}\n\nText of ${n}.\n`)));
+    // Both were being read when the process stopped; kills-process.md is what stopped it.
+    await w.app.deps.db.execute("UPDATE files SET attempts = 1 WHERE path IN ('kills-process.md', 'retried.md')");
+    const worker = new IngestWorker({ db: w.app.deps.db, clock: Date.now, reading: { threads: 1, heapMb: 256, timeoutMs: 60_000 }, readersUrl: HOSTILE_READERS });
+    await worker.start();
+    try {
+      worker.kick();
+      const latencies = await probe(w, 5, 20);
+      await worker.whenIdle();
+      const files = await fileStates(w);
+      expect(files["kills-process.md"]).toMatchObject({
+        status: "failed",
+        error: "the reading stopped its reader process (signal SIGKILL)",
+        attempts: 0,
+      });
+      expect(files["retried.md"]).toMatchObject({ status: "ready", error: null, attempts: 0, reads: 1 });
+      expect(files["fresh.md"]).toMatchObject({ status: "ready", error: null, attempts: 0, reads: 1 });
+      expect(Math.max(...latencies)).toBeLessThan(500);
+      // A new version of the file is read again (first in a thread, where this reader refuses: the thread is not what read it before).
+      await ingestAndRead(w, worker, [fileEntry("kills-process.md", "# changed\n")]);
+      expect((await fileStates(w))["kills-process.md"]).toMatchObject({ status: "failed", error: "kills-process is read only in a reader process" });
+    } finally {
+      await worker.stop();
+      await w.close();
+    }
+  });
+
+  it("an isolated reading keeps the time limit, and its process is stopped", async () => {
+    dir = mkdtempSync(join(tmpdir(), "pks-attempts-"));
+    const { ReaderPool } = await import("../../src/ingest/read/pool/reader-pool.js");
+    const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 1500, readersUrl: HOSTILE_READERS });
+    const task = (path: string) => ({ path, contentType: "text/markdown", includeSecret: false, load: async () => new TextEncoder().encode("# x\n\nA fact.\n") });
+    try {
+      await expect(pool.read(task("spin-forever.md"), { isolated: true })).rejects.toThrow("reading exceeded its time limit (1.5 s)");
+      const output = await pool.read(task("plain.md"), { isolated: true });
+      expect(output.factions.length).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
+    }
   });
 });

@@ -28,8 +28,8 @@ export interface WorkerDeps {
  * reading on the main thread: `queued → reading → ready | failed`. One file's
  * failure, time-out or heap exhaustion never stops the others or the server.
  * Every claim counts an attempt: a file left `reading` by a stopped process is
- * queued again at start and then read alone, or fails once it was interrupted
- * twice. A reading is persisted only if the file was not replaced meanwhile.
+ * queued again at start and then read isolated, in a process of its own (see
+ * ReaderPool), so a file that stops the server stops it at most once. A reading is persisted only if the file was not replaced meanwhile.
  */
 export class IngestWorker {
   readonly #deps: WorkerDeps;
@@ -42,8 +42,6 @@ export class IngestWorker {
   #kicked = false;
   #idleWaiters: Array<() => void> = [];
   #loop: Promise<void> | undefined;
-  /** A file read alone (interrupted before) is under way: nothing else is claimed. */
-  #alone = false;
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
@@ -51,12 +49,11 @@ export class IngestWorker {
     this.#capacity = Math.max(CLAIM_BATCH, 2 * deps.reading.threads);
   }
 
-  /** Settles interrupted readings (queued again, or failed when interrupted twice) and starts the loop. */
+  /** Queues interrupted readings again (their retry is read isolated) and starts the loop. */
   async start(): Promise<void> {
     if (this.#running) return;
-    const { requeued, failed } = await this.#deps.db.transaction((tx) => requeueInterrupted(tx, this.#now()));
+    const requeued = await this.#deps.db.transaction((tx) => requeueInterrupted(tx, this.#now()));
     if (requeued > 0) log.info("resuming interrupted readings", { files: requeued });
-    if (failed > 0) log.warn("readings interrupted twice failed", { files: failed });
     this.#running = true;
     this.#kicked = true;
     this.#loop = this.#run();
@@ -102,13 +99,13 @@ export class IngestWorker {
 
   /**
    * Reads until the queue is empty or the worker stops, claiming more files
-   * whenever half the claimed ones are done, and none while a file is read alone.
+   * whenever half the claimed ones are done.
    */
   async #drain(): Promise<void> {
     const underWay = new Set<Promise<void>>();
     let empty = false;
     while (this.#running) {
-      if (!empty && !this.#alone && underWay.size <= this.#capacity / 2) {
+      if (!empty && underWay.size <= this.#capacity / 2) {
         const files = await this.#claim(underWay.size);
         for (const file of files ?? []) {
           const reading: Promise<void> = this.#readOne(file).finally(() => underWay.delete(reading));
@@ -138,8 +135,7 @@ export class IngestWorker {
         if (!this.#running) return [];
       }
       const limit = this.#capacity - underWay;
-      const files = await this.#deps.db.transaction((tx) => claimQueued(tx, this.#now(), limit, underWay > 0));
-      if (files.some((f) => f.attempts > 1)) this.#alone = true;
+      const files = await this.#deps.db.transaction((tx) => claimQueued(tx, this.#now(), limit));
       return files;
     } catch (err) {
       log.error("claiming files failed", { error: err });
@@ -166,8 +162,6 @@ export class IngestWorker {
       }
       log.warn("reading failed", { fileId: file.fileId, path: file.path, error: err });
       await finishReading(this.#deps.db, file.fileId, file.chunkId, { status: "failed", error: message }, now).catch(() => undefined);
-    } finally {
-      if (file.attempts > 1) this.#alone = false;
     }
   }
 
@@ -186,7 +180,7 @@ export class IngestWorker {
         if (!bytes) throw new Error("the file's bytes are missing");
         return bytes;
       },
-    });
+    }, { isolated: file.attempts > 1 }); // claimed before without finishing: it may be what stopped the process
     await db.transaction(async (tx) => {
       const now = this.#now();
       // Claim the finish first: if the file was replaced meanwhile, nothing is written.

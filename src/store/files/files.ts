@@ -140,25 +140,15 @@ export async function hasQueued(q: Queryable): Promise<boolean> {
  * Claims the oldest queued files for reading, up to `limit`, atomically: the
  * caller holds a write transaction, so two workers never claim the same file.
  * One commit for several claims keeps fsyncs down. Each claim counts an
- * attempt. A file whose earlier reading was interrupted (attempts ≥ 1) is
- * claimed alone, and only when no other file is being read (`othersReading`
- * false), so a file that brings the process down cannot drag innocent files
- * with it twice; claiming stops before it otherwise, keeping the queue's order.
+ * attempt; a claim with attempts above 1 is a retry of a reading that never
+ * finished, which the worker reads isolated.
  */
-export async function claimQueued(q: Queryable, now: string, limit: number, othersReading = false): Promise<ClaimedFile[]> {
-  const head = await q.all<{ file_id: string; attempts: number }>(
-    "SELECT file_id, attempts FROM files WHERE status = 'queued' ORDER BY updated_at, file_id LIMIT ?",
-    [limit],
-  );
-  const retried = head.findIndex((r) => Number(r.attempts) > 0);
-  const take = retried === 0 ? (othersReading ? 0 : 1) : retried < 0 ? head.length : retried;
-  const ids = head.slice(0, take).map((r) => r.file_id);
-  if (ids.length === 0) return [];
+export async function claimQueued(q: Queryable, now: string, limit: number): Promise<ClaimedFile[]> {
   const rows = await q.all<Row & { attempts: number }>(
     `UPDATE files SET status = 'reading', attempts = attempts + 1, updated_at = ?
-     WHERE file_id IN (${ids.map(() => "?").join(", ")}) AND status = 'queued'
+     WHERE file_id IN (SELECT file_id FROM files WHERE status = 'queued' ORDER BY updated_at, file_id LIMIT ?)
      RETURNING *`,
-    [now, ...ids],
+    [now, limit],
   );
   return rows
     .map((r) => ({ ...toFile(r), attempts: Number(r.attempts) }))
@@ -182,22 +172,14 @@ export async function finishReading(
   return r.rowsAffected > 0;
 }
 
-/** The error of a file whose reading stopped the process twice. */
-export const INTERRUPTED_TWICE = "reading was interrupted twice; the file is not read again until it changes";
-
 /**
- * Settles files left `reading` by a stopped process, in the caller's
- * transaction: a file interrupted twice (attempts ≥ 2) fails, as it would
- * likely stop the process again; the others are queued again, keeping their
- * attempts so the next claim takes each alone.
+ * Queues again the files left `reading` by a stopped process, in the caller's
+ * transaction. They keep their attempts, so the next claim of each is known
+ * as a retry. Returns how many.
  */
-export async function requeueInterrupted(q: Queryable, now: string): Promise<{ requeued: number; failed: number }> {
-  const failed = await q.execute(
-    "UPDATE files SET status = 'failed', error = ?, updated_at = ? WHERE status = 'reading' AND attempts >= 2",
-    [INTERRUPTED_TWICE, now],
-  );
+export async function requeueInterrupted(q: Queryable, now: string): Promise<number> {
   const requeued = await q.execute("UPDATE files SET status = 'queued', updated_at = ? WHERE status = 'reading'", [now]);
-  return { requeued: requeued.rowsAffected, failed: failed.rowsAffected };
+  return requeued.rowsAffected;
 }
 
 /**

@@ -4,10 +4,17 @@
  * a thread that passes either is terminated and replaced while the other files
  * go on. Threads are persistent (a reader's start-up cost, e.g. tree-sitter's
  * WASM, is paid once per thread) and read one file at a time.
+ *
+ * A thread shares the process: what no heap limit covers (native memory of
+ * buffers and WASM, an abort in native code) can still stop the server. A
+ * file whose reading was interrupted that way is read `isolated` when it is
+ * retried: in a process of its own, started for that one file, one such file
+ * at a time. If the file stops that process, only the file fails.
  */
+import type { ChildProcess } from "node:child_process";
 import type { Worker } from "node:worker_threads";
 import type { ReadOutput } from "../../../readers/reader.js";
-import { DEFAULT_READERS_URL, spawnReaderThread } from "./spawn-thread.js";
+import { DEFAULT_READERS_URL, spawnReaderProcess, spawnReaderThread } from "./spawn-reader.js";
 import { CredentialRefusal } from "../../secrets/secret-verdict.js";
 import type { ThreadAnswer } from "./thread-protocol.js";
 
@@ -72,6 +79,11 @@ export class ReaderPool {
   readonly #slots = new Set<Slot>();
   #queue: Pending[] = [];
   #readyWaiters: Array<() => void> = [];
+  /** Isolated readings run one after another: this settles when the last one queued has. */
+  #isolatedTail: Promise<unknown> = Promise.resolve();
+  /** Reader processes alive, so close() can stop them. */
+  readonly #processes = new Set<ChildProcess>();
+  #closed = false;
 
   constructor(options: ReaderPoolOptions) {
     this.#options = {
@@ -86,7 +98,13 @@ export class ReaderPool {
    * Reads one file in a thread. Rejects with the reader's error, or with a
    * time-limit or memory-limit error when the reading passed a limit.
    */
-  read(task: ReadTask): Promise<ReadOutput> {
+  read(task: ReadTask, options: { isolated?: boolean } = {}): Promise<ReadOutput> {
+    this.#closed = false;
+    if (options.isolated) {
+      const reading = this.#isolatedTail.then(() => this.#readIsolated(task));
+      this.#isolatedTail = reading.catch(() => undefined);
+      return reading;
+    }
     return new Promise<ReadOutput>((resolve, reject) => {
       this.#queue.push({ task, resolve, reject });
       this.#pump();
@@ -106,6 +124,8 @@ export class ReaderPool {
 
   /** Terminates every thread and fails the readings under way or waiting; a later read starts threads again. */
   async close(): Promise<void> {
+    this.#closed = true;
+    for (const child of this.#processes) child.kill("SIGKILL");
     const closed = new Error("the reader pool was closed");
     for (const p of this.#queue.splice(0)) p.reject(closed);
     this.#wakeReadyWaiters();
@@ -113,6 +133,58 @@ export class ReaderPool {
     this.#slots.clear();
     for (const slot of slots) this.#release(slot, closed);
     await Promise.all(slots.map((s) => s.worker.terminate()));
+  }
+
+  /**
+   * Reads one file in a new reader process under the pool's limits (its
+   * start-up under the start-up limit, the reading under the time limit) and
+   * stops the process afterwards. The process exiting before it answered
+   * fails the file with how it ended.
+   */
+  #readIsolated(task: ReadTask): Promise<ReadOutput> {
+    if (this.#closed) return Promise.reject(new Error("the reader pool was closed"));
+    const { heapMb, timeoutMs, readersUrl } = this.#options;
+    const child = spawnReaderProcess(readersUrl, heapMb);
+    this.#processes.add(child);
+    return new Promise<ReadOutput>((resolve, reject) => {
+      let settled = false;
+      let timer: NodeJS.Timeout | undefined;
+      const settle = (error: Error | undefined, output?: ReadOutput) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        child.kill("SIGKILL");
+        if (error) reject(error);
+        else resolve(output!);
+      };
+      const limit = (ms: number, error: Error) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => settle(error), ms);
+      };
+      limit(STARTUP_LIMIT_MS, new Error(`the readers did not load within ${seconds(STARTUP_LIMIT_MS)}`));
+      child.on("error", (err) => settle(new Error(`the reader process could not run: ${err.message}`)));
+      child.on("exit", (code, signal) => {
+        this.#processes.delete(child);
+        if (this.#closed) settle(new Error("the reader pool was closed"));
+        const how = signal ? `signal ${signal}` : `exit code ${code}`;
+        settle(new Error(`the reading stopped its reader process (${how})`));
+      });
+      child.on("message", (answer: ThreadAnswer) => {
+        if (answer.type === "ready") {
+          void task.load().then(
+            (bytes) => {
+              if (settled) return;
+              limit(timeoutMs, new Error(`reading exceeded its time limit (${seconds(timeoutMs)})`));
+              const { path, contentType, includeSecret } = task;
+              child.send({ path, contentType, bytes, includeSecret });
+            },
+            (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))),
+          );
+        } else if (answer.type === "done") settle(undefined, answer.output);
+        else if (answer.type === "refused") settle(new CredentialRefusal(answer.message));
+        else settle(new Error(answer.message));
+      });
+    });
   }
 
   /** Gives waiting files to idle threads, and starts threads for files no starting thread will take. */

@@ -1,9 +1,13 @@
 /**
- * Starts one reader thread, from the compiled build or from the TypeScript
- * sources (vitest, `node --import tsx`): the entry sits beside this module with
- * the same extension, and from sources the thread first registers tsx's
- * loader, since a worker does not inherit the parent's loader.
+ * Starts reader hosts — a thread, or for a suspect file a process — from the
+ * compiled build or from the TypeScript sources (vitest, `node --import tsx`):
+ * each entry sits beside this module with the same extension, and from
+ * sources the host first registers tsx's loader, since neither a worker nor a
+ * child inherits the parent's loader.
  */
+import { fork } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
+import { fileURLToPath } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ThreadData } from "./thread-protocol.js";
 
@@ -14,7 +18,7 @@ const EXT = FROM_SOURCES ? ".ts" : ".js";
 export const DEFAULT_READERS_URL = new URL(`../../../readers/index${EXT}`, import.meta.url).href;
 
 /** The entry of a reader thread as a URL Worker accepts. */
-function entryUrl(): URL {
+function threadEntryUrl(): URL {
   const entry = new URL(`./reader-thread${EXT}`, import.meta.url);
   if (!FROM_SOURCES) return entry;
   const tsx = import.meta.resolve("tsx/esm/api");
@@ -29,7 +33,7 @@ function entryUrl(): URL {
  */
 export function spawnReaderThread(readersUrl: string, heapMb: number): Worker {
   const workerData: ThreadData = { readersUrl };
-  const worker = new Worker(entryUrl(), {
+  const worker = new Worker(threadEntryUrl(), {
     workerData,
     resourceLimits: { maxOldGenerationSizeMb: heapMb },
     stdout: true,
@@ -38,4 +42,20 @@ export function spawnReaderThread(readersUrl: string, heapMb: number): Worker {
   // Idle threads do not keep the process alive; a reading under way holds its own timer.
   worker.unref();
   return worker;
+}
+
+/**
+ * A new process running the readers of `readersUrl` under the same heap
+ * limit, talking over an IPC channel with advanced serialization (typed
+ * arrays cross as they do to a thread). Its stdout and stderr go to the
+ * parent's stderr, for the same reason as a thread's.
+ */
+export function spawnReaderProcess(readersUrl: string, heapMb: number): ChildProcess {
+  const entry = fileURLToPath(new URL(`./reader-process${EXT}`, import.meta.url));
+  const loader = FROM_SOURCES ? ["--import", import.meta.resolve("tsx")] : [];
+  return fork(entry, [readersUrl], {
+    execArgv: [...loader, `--max-old-space-size=${heapMb}`],
+    serialization: "advanced",
+    stdio: ["ignore", 2, 2, "ipc"],
+  });
 }
