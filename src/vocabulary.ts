@@ -48,3 +48,21 @@ export const ENTITY_KINDS = [
   "record",
 ] as const;
 export type EntityKind = (typeof ENTITY_KINDS)[number];
+
+/** Types a type-schema field may have. */
+export const FIELD_TYPES = ["text", "number", "integer", "boolean", "date", "datetime", "url", "email", "entity", "text[]"] as const;
+export type FieldType = (typeof FIELD_TYPES)[number];
+
+/** Names a type-schema field may not take: the filled cell's own keys. */
+export const RESERVED_FIELD_NAMES = ["schemaVersion", "cellId", "entityId", "entityIds", "fileIds", "projectId", "text", "updatedAt"] as const;
+
+/** Longest type-schema field name, in characters. */
+export const FIELD_NAME_MAX = 64;
+
+/** One field of a type's schema (also of a proposed type). */
+export interface SchemaField {
+  name: string;
+  type: FieldType;
+  description: string;
+  required: boolean;
+}
