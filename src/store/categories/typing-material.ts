@@ -1,0 +1,83 @@
+import type { Queryable } from "../db.js";
+
+/** A live faction of a document, table or config file, as typing reads it. */
+export interface MaterialFaction {
+  factionId: string;
+  fileId: string;
+  path: string;
+  ordinal: number;
+  factionType: string;
+  inferredType: string;
+  headingPath: string[];
+  text: string;
+}
+
+/** A live cell of such a faction. */
+export interface MaterialCell {
+  cellId: string;
+  factionId: string;
+  parentCellId: string | null;
+  ordinal: number;
+  text: string;
+}
+
+/** Faction types a type can be read from (code units have their own structure). */
+const TYPED_FACTIONS = ["heading", "list", "text", "config", "table", "row"];
+
+/**
+ * Everything typing reads in a project: the live factions of the kinds a
+ * shape can show in, and their live cells, in file and reading order.
+ */
+export async function readTypingMaterial(q: Queryable, projectId: string): Promise<{ factions: MaterialFaction[]; cells: MaterialCell[] }> {
+  const kinds = TYPED_FACTIONS.map(() => "?").join(", ");
+  const factions = await q.all<{
+    faction_id: string;
+    file_id: string;
+    path: string;
+    ordinal: number;
+    faction_type: string;
+    inferred_type: string;
+    heading_path: string;
+    text: string;
+  }>(
+    `SELECT f.faction_id, f.file_id, fl.path, f.ordinal, f.faction_type, f.inferred_type, f.heading_path, f.text
+     FROM factions f JOIN files fl ON fl.file_id = f.file_id
+     WHERE f.project_id = ? AND f.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})
+     ORDER BY f.file_id, f.ordinal`,
+    [projectId, ...TYPED_FACTIONS],
+  );
+  const cells = await q.all<{ cell_id: string; faction_id: string; parent_cell_id: string | null; ordinal: number; text: string }>(
+    `SELECT c.cell_id, c.faction_id, c.parent_cell_id, c.ordinal, c.text
+     FROM cells c JOIN factions f ON f.faction_id = c.faction_id JOIN files fl ON fl.file_id = f.file_id
+     WHERE f.project_id = ? AND f.retired_at IS NULL AND c.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})
+     ORDER BY c.faction_id, c.ordinal`,
+    [projectId, ...TYPED_FACTIONS],
+  );
+  return {
+    factions: factions.map((f) => ({
+      factionId: f.faction_id,
+      fileId: f.file_id,
+      path: f.path,
+      ordinal: Number(f.ordinal),
+      factionType: f.faction_type,
+      inferredType: f.inferred_type,
+      headingPath: JSON.parse(f.heading_path) as string[],
+      text: f.text,
+    })),
+    cells: cells.map((c) => ({ cellId: c.cell_id, factionId: c.faction_id, parentCellId: c.parent_cell_id, ordinal: Number(c.ordinal), text: c.text })),
+  };
+}
+
+/** The file ids of factions. */
+export async function filesOfFactions(q: Queryable, factionIds: readonly string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  for (let i = 0; i < factionIds.length; i += 500) {
+    const slice = factionIds.slice(i, i + 500);
+    const rows = await q.all<{ faction_id: string; file_id: string }>(
+      `SELECT faction_id, file_id FROM factions WHERE faction_id IN (${slice.map(() => "?").join(", ")})`,
+      slice,
+    );
+    for (const r of rows) out.set(r.faction_id, r.file_id);
+  }
+  return out;
+}
