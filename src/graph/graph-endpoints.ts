@@ -7,6 +7,7 @@ import { readCells } from "./read-cells.js";
 import { putEntityRoles, readEntities, ROLE_NAME } from "./read-entities.js";
 import { readFactions } from "./read-factions.js";
 import { FILE_STATUSES, readFile, readFiles } from "./read-files.js";
+import { filledCellShape } from "../categories/resources.js";
 import { cellSchema, entityRolesSchema, entitySchema, factionSchema, fileSchema } from "./resources.js";
 
 const projectParams = z.object({ projectId: z.string() });
@@ -47,7 +48,7 @@ export const graphEndpoints: AnyEndpoint[] = [
         ...paged,
       }),
     }),
-    output: z.array(cellSchema),
+    output: z.array(z.union([cellSchema, filledCellShape])),
     run: ({ query }, ctx) => readCells(ctx.db, ctx.scope, query, ctx.tools),
   }),
   defineEndpoint({

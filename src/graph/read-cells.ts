@@ -6,8 +6,10 @@ import { AppError } from "../errors.js";
 import type { Queryable } from "../store/db.js";
 import { countCells, countFileSections, readCellPage } from "../store/graph/cell-reads.js";
 import type { CellFilter } from "../store/graph/cell-reads.js";
-import { findCategory, findEntity } from "../store/graph/entity-reads.js";
+import { findEntity } from "../store/graph/entity-reads.js";
+import { countFilledCells, readFilledCellPage } from "../store/categories/filled-cells.js";
 import type { Cell } from "./resources.js";
+import type { FilledCell } from "../categories/resources.js";
 
 export type { Cell } from "./resources.js";
 
@@ -30,7 +32,7 @@ const EXACT_COUNT_SECTIONS = 30;
  * ancestors, filtered, paged by id. A scoped read's first page carries the
  * selection's count where it can be exact.
  */
-export async function readCells(q: Queryable, scope: Scope, query: CellQuery, tools: Pick<Tools, "cursors">): Promise<Page<Cell>> {
+export async function readCells(q: Queryable, scope: Scope, query: CellQuery, tools: Pick<Tools, "cursors">): Promise<Page<Cell | FilledCell>> {
   const filter: CellFilter = {
     projectIds: scope.projectIds,
     fileIds: query.fileId,
@@ -39,7 +41,7 @@ export async function readCells(q: Queryable, scope: Scope, query: CellQuery, to
     entityId: query.entityId,
   };
   if (filter.entityId && !(await findEntity(q, scope.projectIds, filter.entityId))) throw new AppError("entity_not_found");
-  if (query.schemaId) return readFilledCells(q, scope, query.schemaId);
+  if (query.schemaId) return readFilledCells(q, scope, query, tools);
   const page = await keysetPage(
     tools.cursors,
     { name: "cells", projectId: scope.projectId, query },
@@ -62,10 +64,33 @@ async function exactCountAllowed(q: Queryable, f: CellFilter): Promise<boolean> 
 }
 
 /**
- * Cells filled against a type's fields. The type must exist; filled cells
- * are produced once typed schemas are read into, so today the page is empty.
+ * Cells filled against a type's fields (`schemaId` names the type entity, by
+ * id), one per member; with `entityId`, that member's. 400 when the id names
+ * an entity that is not a type.
  */
-async function readFilledCells(q: Queryable, scope: Scope, schemaId: string): Promise<Page<Cell>> {
-  if (!(await findCategory(q, scope.projectIds, schemaId))) throw new AppError("entity_not_found");
-  return { rows: [], nextCursor: "", totalCount: 0 };
+async function readFilledCells(q: Queryable, scope: Scope, query: CellQuery, tools: Pick<Tools, "cursors">): Promise<Page<FilledCell>> {
+  const category = await findEntity(q, scope.projectIds, query.schemaId!);
+  if (!category) throw new AppError("entity_not_found");
+  if (category.kind !== "category") throw new AppError("entity_not_category");
+  const f = { categoryEntityId: category.entityId, entityId: query.entityId };
+  const page = await keysetPage(
+    tools.cursors,
+    { name: "cells", projectId: scope.projectId, query },
+    (after, n) => readFilledCellPage(q, scope.projectIds, f, after, n),
+    (c) => c.cellId,
+  );
+  const rows = page.rows.map(
+    (c): FilledCell => ({
+      ...c.values,
+      cellId: c.cellId,
+      entityIds: [c.entityId],
+      fileIds: c.fileIds,
+      projectId: c.projectId,
+      text: c.text,
+      updatedAt: c.updatedAt,
+      schemaVersion: c.schemaVersion,
+      _sources: c.sources,
+    }),
+  );
+  return { rows, nextCursor: page.nextCursor, totalCount: query.cursor ? undefined : await countFilledCells(q, scope.projectIds, f) };
 }

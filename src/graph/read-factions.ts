@@ -61,8 +61,11 @@ async function factionFilter(q: Queryable, scope: Scope, query: FactionQuery): P
     categoryEntityId: query.categoryEntityId,
     factionType: query.factionType,
   };
-  for (const id of [filter.entityId, filter.categoryEntityId]) {
-    if (id && !(await findEntity(q, scope.projectIds, id))) throw new AppError("entity_not_found");
+  if (filter.entityId && !(await findEntity(q, scope.projectIds, filter.entityId))) throw new AppError("entity_not_found");
+  if (filter.categoryEntityId) {
+    const category = await findEntity(q, scope.projectIds, filter.categoryEntityId);
+    if (!category) throw new AppError("entity_not_found");
+    if (category.kind !== "category") throw new AppError("entity_not_category");
   }
   return filter;
 }

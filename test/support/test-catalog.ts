@@ -77,9 +77,9 @@ export const testEndpoints: readonly AnyEndpoint[] = [
     run: async () => ({ ok: true as const }),
   }),
   defineEndpoint({
-    name: "test.proposals.list",
+    name: "test.session-things.list",
     method: "GET",
-    path: "/v1/projects/:projectId/category-proposals",
+    path: "/v1/projects/:projectId/session-things",
     summary: "Stands for a session endpoint",
     project: "path",
     access: "viewer",

@@ -35,6 +35,13 @@ export interface ShapeProposal {
    */
   fingerprint: string;
   instances: Instance[];
+  /**
+   * Every key at least {@link MIN_INSTANCES} instances state, as fields
+   * (`fields` plus the keys below the half share). A shape that belongs to
+   * a confirmed type proposes the ones its schema lacks: a field new
+   * material starts to state shows there before it is in half the members.
+   */
+  candidates: SchemaField[];
 }
 
 /** Fewest instances a proposal stands on. */
@@ -122,8 +129,8 @@ function keyStats(instances: readonly Instance[]): KeyStat[] {
 }
 
 /** Keys stated by at least {@link FIELD_SHARE} of the instances and by at least two, in order of first appearance. */
-function fieldStats(instances: readonly Instance[]): KeyStat[] {
-  const needed = Math.max(MIN_INSTANCES, Math.ceil(instances.length * FIELD_SHARE));
+function fieldStats(instances: readonly Instance[], share = FIELD_SHARE): KeyStat[] {
+  const needed = Math.max(MIN_INSTANCES, Math.ceil(instances.length * share));
   return keyStats(instances)
     .filter((s) => s.count >= needed)
     .sort((a, b) => a.first - b.first);
@@ -262,7 +269,7 @@ function proposalOf(group: Group): ShapeProposal | undefined {
   const [one, many] = NOUNS[group.source];
   const taken = new Set<string>();
   const renamed: string[] = [];
-  const fields = stats.map((stat): SchemaField => {
+  const toField = (stat: KeyStat): SchemaField => {
     const written = spelling(stat);
     const { name: base, reserved } = fieldNameOf(written);
     const name = uniqueFieldName(base, taken);
@@ -272,7 +279,10 @@ function proposalOf(group: Group): ShapeProposal | undefined {
       renamed.push(`"${written}" is ${name}, as "${reserved}" is reserved`);
     }
     return { name, type: inferFieldType(stat.values), description, required: stat.count === instances.length };
-  });
+  };
+  const fields = stats.map(toField);
+  const stated = new Set(stats.map((s) => s.key));
+  const candidates = [...fields, ...fieldStats(instances, 0).filter((s) => !stated.has(s.key)).map(toField)];
   return {
     name: group.name,
     description: describe(group, instances, stats, renamed),
@@ -280,6 +290,7 @@ function proposalOf(group: Group): ShapeProposal | undefined {
     evidence: instances.map((i) => i.factionIds[0] ?? ""),
     fingerprint: group.fingerprint,
     instances: [...instances],
+    candidates,
   };
 }
 

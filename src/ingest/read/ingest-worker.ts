@@ -21,6 +21,12 @@ export interface WorkerDeps {
   readonly reading: ReaderLimits;
   /** Module whose `readers` export the threads run (the product's registry when absent; tests load their own). */
   readonly readersUrl?: string | URL;
+  /**
+   * Runs once the queue has drained, with the projects whose files changed
+   * meanwhile (read, failed or refused), before the worker reports idle:
+   * project-wide passes over what was read (types) see every file settled.
+   */
+  readonly afterDrain?: (projectIds: ReadonlySet<string>) => Promise<void>;
 }
 
 /**
@@ -42,6 +48,8 @@ export class IngestWorker {
   #kicked = false;
   #idleWaiters: Array<() => void> = [];
   #loop: Promise<void> | undefined;
+  /** Projects with files settled since the last drain ended. */
+  #touched = new Set<string>();
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
@@ -85,6 +93,7 @@ export class IngestWorker {
       this.#kicked = false;
       this.#busy = true;
       await this.#drain();
+      await this.#afterDrain();
       this.#busy = false;
       if (!this.#kicked) {
         for (const w of this.#idleWaiters.splice(0)) w();
@@ -125,6 +134,17 @@ export class IngestWorker {
     await Promise.allSettled(underWay);
   }
 
+  async #afterDrain(): Promise<void> {
+    if (!this.#deps.afterDrain || this.#touched.size === 0 || !this.#running) return;
+    const projects = this.#touched;
+    this.#touched = new Set();
+    try {
+      await this.#deps.afterDrain(projects);
+    } catch (err) {
+      log.error("the pass after reading failed", { error: err });
+    }
+  }
+
   /** Claims the next files, `underWay` being claimed already; undefined when claiming failed. */
   async #claim(underWay: number): Promise<ClaimedFile[] | undefined> {
     try {
@@ -145,6 +165,7 @@ export class IngestWorker {
 
   /** Reads one claimed file; a failure marks only that file, a stop gives the claim back. */
   async #readOne(file: ClaimedFile): Promise<void> {
+    this.#touched.add(file.projectId);
     try {
       // Claimed just as the worker stopped: the closed pool must not start a thread for it.
       if (!this.#running) throw new Error("the worker stopped");

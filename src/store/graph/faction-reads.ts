@@ -63,12 +63,7 @@ function where(f: FactionFilter): { sql: string; args: InValue[] } {
     );
   }
   if (f.categoryEntityId) {
-    add(
-      `EXISTS (SELECT 1 FROM cells c JOIN cell_entities ce ON ce.cell_id = c.cell_id JOIN entities e ON e.entity_id = ce.entity_id
-        WHERE c.faction_id = f.faction_id AND c.retired_at IS NULL AND (e.type_entity_id = ? OR e.entity_id = ?))`,
-      f.categoryEntityId,
-      f.categoryEntityId,
-    );
+    add("EXISTS (SELECT 1 FROM category_members m WHERE m.faction_id = f.faction_id AND m.category_entity_id = ?)", f.categoryEntityId);
   }
   return { sql: parts.join(" AND "), args };
 }

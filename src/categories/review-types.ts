@@ -1,0 +1,167 @@
+/**
+ * The typing pass, run after reading settles a project's files (and after a
+ * confirmation): reads the project's sections back as instances, groups them
+ * by shape, and for each shape
+ * - that belongs to a type (a confirmed proposal, or a type of that name):
+ *   files its sections under the type, gives their entities the type, fills
+ *   each member's cell from its own cells when its material is new, and
+ *   proposes a schema change when the sections show fields the schema lacks
+ *   (a pending proposal: ingestion never rewrites a schema);
+ * - else: keeps one pending proposal per shape up to date, unless the shape
+ *   was rejected (never proposed again).
+ * Pending proposals whose shape no longer reads from any section are dropped.
+ */
+import { createHash } from "node:crypto";
+import type { Db, Queryable } from "../store/db.js";
+import { normalizeName } from "../entities/normalize-name.js";
+import { newId } from "../ids.js";
+import { log } from "../logger.js";
+import type { SchemaField } from "../vocabulary.js";
+import { readTypingMaterial } from "../store/categories/typing-material.js";
+import { dropPendingProposals, insertProposal, proposalsByFingerprint, refreshPendingProposal } from "../store/categories/category-proposals.js";
+import type { ProposedShape } from "../store/categories/category-proposals.js";
+import { fileMember, readCategories } from "../store/categories/category-members.js";
+import { readSchema, readSchemaProposal, writeSchemaProposal } from "../store/categories/category-schemas.js";
+import { filledCellsOfCategory, writeFilledCell } from "../store/categories/filled-cells.js";
+import { upsertNamedEntities } from "../store/graph/named-entities.js";
+import type { Instance, StoredCell } from "./instance.js";
+import { readInstances } from "./propose/read-instances.js";
+import { proposeShapes } from "./propose/propose-shapes.js";
+import type { ShapeProposal } from "./propose/propose-shapes.js";
+import { fillFields } from "./fill/fill-fields.js";
+
+/** What one pass did, for logs and tests. */
+export interface ReviewSummary {
+  proposed: number;
+  refreshed: number;
+  dropped: number;
+  filed: number;
+  filled: number;
+  schemaProposals: number;
+}
+
+/** Runs the typing pass over one project, in one transaction. */
+export async function reviewTypes(db: Db, projectId: string, now: string): Promise<ReviewSummary> {
+  return db.transaction((tx) => reviewInTransaction(tx, projectId, now));
+}
+
+/** Runs the pass over each project, logging (not throwing) a project's failure. */
+export async function reviewProjects(db: Db, projectIds: Iterable<string>, clock: () => number): Promise<void> {
+  for (const projectId of projectIds) {
+    try {
+      const summary = await reviewTypes(db, projectId, new Date(clock()).toISOString());
+      if (summary.proposed + summary.filed + summary.filled + summary.schemaProposals > 0) log.info("types reviewed", { projectId, ...summary });
+    } catch (err) {
+      log.error("reviewing types failed", { projectId, error: err });
+    }
+  }
+}
+
+async function reviewInTransaction(tx: Queryable, projectId: string, now: string): Promise<ReviewSummary> {
+  const summary: ReviewSummary = { proposed: 0, refreshed: 0, dropped: 0, filed: 0, filled: 0, schemaProposals: 0 };
+  const material = await readTypingMaterial(tx, projectId);
+  const instances = readInstances(material.factions, material.cells);
+  const shapes = proposeShapes(instances);
+  const cellsOf = groupCells(material.cells);
+  const proposals = await proposalsByFingerprint(tx, projectId);
+  const categories = new Map((await readCategories(tx, projectId)).map((c) => [normalizeName(c.name), c.entityId]));
+  const seen = new Set<string>();
+  for (const shape of shapes) {
+    seen.add(shape.fingerprint);
+    const proposal = proposals.get(shape.fingerprint);
+    const confirmed = proposal?.status === 1 ? proposal.entityId : null;
+    const categoryId = confirmed ?? categories.get(normalizeName(shape.name));
+    if (categoryId) {
+      await applyToCategory(tx, projectId, categoryId, shape, cellsOf, now, summary);
+      continue;
+    }
+    if (proposal?.status === 2 || proposal?.status === 1) continue; // rejected: never again; confirmed type gone: nothing to file under
+    const proposed = proposedShape(shape);
+    if (!proposal) {
+      await insertProposal(tx, projectId, newId("prp"), proposed, now);
+      summary.proposed++;
+    } else if (JSON.stringify([proposal.name, proposal.description, proposal.fields, proposal.evidence]) !== JSON.stringify([proposed.name, proposed.description, proposed.fields, proposed.evidence])) {
+      await refreshPendingProposal(tx, proposal.proposalId, proposed, now);
+      summary.refreshed++;
+    }
+  }
+  const gone = [...proposals.values()].filter((p) => p.status === 0 && !seen.has(p.fingerprint)).map((p) => p.proposalId);
+  await dropPendingProposals(tx, gone);
+  summary.dropped = gone.length;
+  return summary;
+}
+
+function proposedShape(shape: ShapeProposal): ProposedShape {
+  return { fingerprint: shape.fingerprint, name: shape.name, description: shape.description, fields: shape.fields, evidence: [...new Set(shape.evidence)] };
+}
+
+function groupCells(cells: readonly StoredCell[]): Map<string, StoredCell[]> {
+  const out = new Map<string, StoredCell[]>();
+  for (const c of cells) {
+    const list = out.get(c.factionId);
+    if (list) list.push(c);
+    else out.set(c.factionId, [c]);
+  }
+  return out;
+}
+
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+async function applyToCategory(
+  tx: Queryable,
+  projectId: string,
+  categoryId: string,
+  shape: ShapeProposal,
+  cellsOf: Map<string, StoredCell[]>,
+  now: string,
+  summary: ReviewSummary,
+): Promise<void> {
+  const schema = await readSchema(tx, categoryId);
+  const missing = shape.candidates.filter((f) => !schema.fields.some((s) => sameName(s.name, f.name)));
+  if (missing.length > 0) {
+    const fields = [...schema.fields, ...missing];
+    const pending = await readSchemaProposal(tx, categoryId);
+    const same = pending && pending.baseVersion === schema.version && JSON.stringify(pending.fields) === JSON.stringify(fields);
+    if (!same) {
+      await writeSchemaProposal(tx, projectId, categoryId, { baseVersion: schema.version, fields, evidence: shape.evidence }, now);
+      summary.schemaProposals++;
+    }
+  }
+  const filled = await filledCellsOfCategory(tx, categoryId);
+  for (const instance of shape.instances) {
+    const title = instance.title.trim() || shape.name;
+    const [entityId] = await upsertNamedEntities(tx, projectId, [{ name: title, normName: normalizeName(title), normNames: [], kind: "record" }], now);
+    const cells = instance.factionIds.flatMap((id) => cellsOf.get(id) ?? []);
+    await fileMember(tx, categoryId, { entityId: entityId!, factionIds: instance.factionIds, cellIds: cells.map((c) => c.cellId), anchorCellId: cells[0]?.cellId }, now);
+    summary.filed++;
+    const material = materialOf(instance);
+    const earlier = filled.get(entityId!);
+    if (earlier && earlier.material === material) continue; // nothing new mentions it: keeps the version it was read against
+    const { values, sources } = fillFields(schema.fields as SchemaField[], instance);
+    await writeFilledCell(tx, {
+      cellId: earlier?.cellId ?? newId("cel"),
+      projectId,
+      categoryEntityId: categoryId,
+      entityId: entityId!,
+      schemaVersion: schema.version,
+      values,
+      sources,
+      fileIds: [instance.fileId],
+      material,
+      text: filledText(shape.name, title, values),
+      updatedAt: now,
+    });
+    summary.filled++;
+  }
+}
+
+/** What a member was read from: its factions (a faction's id changes with its content). */
+function materialOf(instance: Instance): string {
+  return createHash("sha256").update(instance.factionIds.join(",")).digest("hex").slice(0, 32);
+}
+
+/** The filled cell's claim, readable on its own: `Incident "Payment outage": severity high; date 2026-03-02`. */
+function filledText(typeName: string, title: string, values: Record<string, unknown>): string {
+  const parts = Object.entries(values).map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(", ") : String(v)}`);
+  return `${typeName} "${title}"${parts.length ? `: ${parts.join("; ")}` : ""}`;
+}
