@@ -3,6 +3,8 @@ import { defineAction } from "../src/core/action.js";
 import { cursorParam, DEFAULT_PAGE_SIZE, limitParam, MAX_PAGE_SIZE } from "../src/core/paging.js";
 import { confirmProposal, listProposals, rejectProposal } from "../src/categories/proposals.js";
 import { categorySchemaShape, proposalShape, schemaFieldShape } from "../src/categories/resources.js";
+import { TYPE_REFILL } from "../src/categories/refill-task.js";
+import { enqueueAs, queuedTaskSchema } from "../src/tasks/detached.js";
 import { approveSchemaProposal, editSchema, readCategorySchema, rejectSchemaProposal } from "../src/categories/schema-edits.js";
 
 /**
@@ -89,4 +91,21 @@ export const typeSchemaEditAction = defineAction({
     if (input.decision === "reject") return rejectSchemaProposal(ctx.db, ctx.scope, input.entityId);
     return editSchema(ctx.db, ctx.scope, { entityId: input.entityId, fields: input.fields, version: input.version ?? -1 }, ctx.tools);
   },
+});
+
+export const typeRefillAction = defineAction({
+  name: "type_refill",
+  family: "type",
+  version: "1.0.0",
+  title: "Re-read a type's members",
+  description:
+    "Detached: reads every member of a type again against its schema as it stands (after a schema edit members are " +
+    "otherwise re-read when new material mentions them). Answers {taskId, status}; poll GET /v1/tasks/{taskId}; the " +
+    "result is {entityId, filled}.",
+  input: z.object({ entityId: z.string().min(1) }),
+  output: queuedTaskSchema,
+  access: "editor",
+  readOnly: false,
+  detached: true,
+  run: enqueueAs(TYPE_REFILL),
 });

@@ -57,7 +57,16 @@ export async function reviewProjects(db: Db, projectIds: Iterable<string>, clock
   }
 }
 
-async function reviewInTransaction(tx: Queryable, projectId: string, now: string): Promise<ReviewSummary> {
+/**
+ * Reads every member of one type again against its schema as it stands,
+ * new material or not (the on-demand re-read after a schema edit). Answers
+ * how many filled cells were written.
+ */
+export async function refillCategory(db: Db, projectId: string, categoryId: string, now: string): Promise<number> {
+  return db.transaction(async (tx) => (await reviewInTransaction(tx, projectId, now, categoryId)).filled);
+}
+
+async function reviewInTransaction(tx: Queryable, projectId: string, now: string, refill?: string): Promise<ReviewSummary> {
   const summary: ReviewSummary = { proposed: 0, refreshed: 0, dropped: 0, filed: 0, filled: 0, schemaProposals: 0 };
   const material = await readTypingMaterial(tx, projectId);
   const instances = readInstances(material.factions, material.cells);
@@ -72,7 +81,7 @@ async function reviewInTransaction(tx: Queryable, projectId: string, now: string
     const confirmed = proposal?.status === 1 ? proposal.entityId : null;
     const categoryId = confirmed ?? categories.get(normalizeName(shape.name));
     if (categoryId) {
-      await applyToCategory(tx, projectId, categoryId, shape, cellsOf, now, summary);
+      await applyToCategory(tx, projectId, categoryId, shape, cellsOf, now, summary, refill === categoryId);
       continue;
     }
     if (proposal?.status === 2 || proposal?.status === 1) continue; // rejected: never again; confirmed type gone: nothing to file under
@@ -115,6 +124,7 @@ async function applyToCategory(
   cellsOf: Map<string, StoredCell[]>,
   now: string,
   summary: ReviewSummary,
+  refill: boolean,
 ): Promise<void> {
   const schema = await readSchema(tx, categoryId);
   const missing = shape.candidates.filter((f) => !schema.fields.some((s) => sameName(s.name, f.name)));
@@ -136,7 +146,7 @@ async function applyToCategory(
     summary.filed++;
     const material = materialOf(instance);
     const earlier = filled.get(entityId!);
-    if (earlier && earlier.material === material) continue; // nothing new mentions it: keeps the version it was read against
+    if (!refill && earlier && earlier.material === material) continue; // nothing new mentions it: keeps the version it was read against
     const { values, sources } = fillFields(schema.fields as SchemaField[], instance);
     await writeFilledCell(tx, {
       cellId: earlier?.cellId ?? newId("cel"),

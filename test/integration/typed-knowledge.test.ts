@@ -306,6 +306,19 @@ describe("typed knowledge over MCP and dispatch", () => {
       expect((read.body.result as { categorySchema: { version: number } }).categorySchema.version).toBe(1);
       const edited = await dispatch("type_schema_edit", { entityId, version: 1, fields: [{ name: "severity", type: "text" }] });
       expect(edited.body.result).toEqual({ categorySchema: { fields: [{ name: "severity", type: "text", description: "", required: false }], version: 2 } });
+
+      // Members keep the version they were read against until new material, or a re-read on demand.
+      const filled = async () => (await (await send(w, `/v1/projects/${w.projectId}/cells?schemaId=${entityId}`, { key: w.keys.viewer })).json()) as Json[];
+      expect((await filled()).map((c) => c.schemaVersion)).toEqual([1, 1]);
+      expect((await dispatch("type_refill", { entityId }, w.keys.viewer)).status).toBe(403);
+      const queued = await dispatch("type_refill", { entityId });
+      expect(queued.body).toEqual({ action: "type_refill", result: { taskId: expect.stringMatching(/^tsk_/), status: "queued" } });
+      await w.app.tasks.whenIdle();
+      const task = (await (await send(w, `/v1/tasks/${(queued.body.result as { taskId: string }).taskId}`, { key: w.keys.editor })).json()) as Json;
+      expect(task).toMatchObject({ status: "succeeded", result: { entityId, filled: 2 } });
+      const after = await filled();
+      expect(after.map((c) => c.schemaVersion)).toEqual([2, 2]);
+      for (const cell of after) expect(Object.keys(cell).filter((k) => !["cellId", "entityIds", "fileIds", "projectId", "text", "updatedAt", "schemaVersion", "_sources"].includes(k))).toEqual(["severity"]);
     } finally {
       await w.close();
     }
