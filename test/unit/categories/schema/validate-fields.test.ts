@@ -1,7 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { AppError } from "../../../../src/errors.js";
 import { FIELD_TYPES } from "../../../../src/vocabulary.js";
-import { validateFields } from "../../../../src/categories/schema/validate-fields.js";
+import { TYPE_FIELD_RULES, validateFieldList, validateFields } from "../../../../src/categories/schema/validate-fields.js";
+import type { NamedField } from "../../../../src/categories/schema/validate-fields.js";
+import { RESERVED_FIELD_NAMES } from "../../../../src/vocabulary.js";
 
 /** The AppError `validateFields(input)` throws (fails the test when it does not throw one). */
 function refusal(input: unknown): AppError {
@@ -124,5 +126,48 @@ describe("validateFields", () => {
     ]);
     expect(err.message).toBe(`schema field "bad": type "nope" is not one of ${VOCABULARY}`);
     expect(refusal([{ name: "", type: "nope" }]).message).toBe('schema field "": a field needs a name');
+  });
+});
+
+describe("validateFieldList (the rules for any kind of schema)", () => {
+  const rules = { types: ["red", "blue"] as const, reserved: ["colour", "Shade"] };
+  const refused = (input: unknown, finish: (f: NamedField<"red" | "blue">) => unknown = (f) => f): AppError => {
+    try {
+      validateFieldList(input, rules, finish);
+    } catch (err) {
+      expect(err).toBeInstanceOf(AppError);
+      return err as AppError;
+    }
+    throw new Error("validateFieldList accepted the input");
+  };
+
+  it("type schemas use it with their own vocabulary and reserved names", () => {
+    expect(TYPE_FIELD_RULES).toEqual({ types: FIELD_TYPES, reserved: RESERVED_FIELD_NAMES });
+  });
+
+  it("names the given vocabulary and reserved list in its messages", () => {
+    const err = refused([{ name: "a", type: "green" }]);
+    expect(err.message).toBe('schema field "a": type "green" is not one of red, blue');
+    expect(err.extra).toEqual({ vocabulary: ["red", "blue"] });
+    expect(refused([{ name: "shade", type: "red" }]).message).toBe('schema field "shade": the name is reserved (colour, Shade)');
+    expect(validateFieldList([{ name: "cellId", type: "red" }], rules, (f) => f.name)).toEqual(["cellId"]);
+  });
+
+  it("hands each named and typed field to finish, in order, and keeps what it returns", () => {
+    const seen: string[] = [];
+    const out = validateFieldList([{ name: " a ", type: "red", x: 1 }, { name: "b", type: "blue" }], rules, (f) => {
+      seen.push(f.name);
+      return `${f.name}:${f.type}:${String(f.raw.x ?? "")}`;
+    });
+    expect(out).toEqual(["a:red:1", "b:blue:"]);
+    expect(seen).toEqual(["a", "b"]);
+  });
+
+  it("a problem finish finds in an earlier field wins over a later field's name or type", () => {
+    const finish = (f: NamedField<"red" | "blue">) => {
+      if (f.raw.bad) throw new AppError("invalid_schema_field", { message: `schema field "${f.name}": bad` });
+      return f;
+    };
+    expect(refused([{ name: "a", type: "red", bad: true }, { name: "", type: "green" }], finish).message).toBe('schema field "a": bad');
   });
 });
