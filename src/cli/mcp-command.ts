@@ -3,7 +3,7 @@ import { ensureLocalProject, localPrincipal } from "../access/local-project.js";
 import { loadConfig } from "../config.js";
 import { watchFolder } from "../ingest/folder/folder-watch.js";
 import { log } from "../logger.js";
-import { serveStdio } from "../transports/mcp-stdio.js";
+import { serveStdio } from "../transports/mcp/stdio.js";
 import { withApp, withStoreOptions } from "./store-options.js";
 import { summaryFields } from "./sync-report.js";
 
@@ -24,7 +24,7 @@ export function mcpCommand(): Command {
           if (summary) log.info("folder synced", { root: config.root, ...summaryFields(summary) });
         });
         try {
-          await serveStdio(app.service, localPrincipal(local), local.projectId);
+          await serveStdio(app.service, app.endpoints, localPrincipal(local), local.projectId);
         } finally {
           await watch?.close();
         }

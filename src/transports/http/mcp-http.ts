@@ -4,7 +4,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "../../access/principal.js";
 import type { Service } from "../../core/service.js";
-import { createMcpServer } from "../mcp-server.js";
+import type { AnyEndpoint } from "../../core/endpoint.js";
+import { createMcpServer } from "../mcp/server.js";
 import type { HttpEnv } from "./http-env.js";
 import { readJsonObjectOrArray } from "./read-json-rpc.js";
 
@@ -19,6 +20,8 @@ interface McpSession {
 
 export interface McpHttpOptions {
   service: Service;
+  /** The REST endpoints: MCP resources read through them. */
+  endpoints: readonly AnyEndpoint[];
   instructions: string;
   /** Sessions idle longer than this are closed. */
   idleMs?: number;
@@ -76,6 +79,7 @@ export class McpHttpHandler {
     const current = session;
     const server = createMcpServer({
       service: this.#opts.service,
+      endpoints: this.#opts.endpoints,
       caller: () => ({ principal: current.principal, projectId: current.projectId }),
       instructions: this.#opts.instructions,
     });
