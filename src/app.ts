@@ -9,8 +9,16 @@ import { dispatchEndpoints } from "./core/dispatch-endpoints.js";
 import type { AnyEndpoint } from "./core/endpoint.js";
 import { Service } from "./core/service.js";
 import type { Clock, Tools } from "./core/tools.js";
+import { artifactEndpoints } from "./artifacts/artifact-endpoints.js";
+import { artifactTaskKind } from "./artifacts/artifact-task.js";
+import { documentIngestKind } from "./documents/document-ingest-task.js";
+import { parseAllowList } from "./fetch/allow-list.js";
+import { categoryEndpoints } from "./categories/category-endpoints.js";
+import { reviewProjects } from "./categories/review-types.js";
+import { typeRefillKind } from "./categories/refill-task.js";
 import { graphEndpoints } from "./graph/graph-endpoints.js";
 import { ingestEndpoints } from "./ingest/ingest-endpoints.js";
+import { recordEndpoints } from "./records/record-endpoints.js";
 import { IngestWorker } from "./ingest/read/ingest-worker.js";
 import { COLLECT_INTERVAL_MS, collectChunks } from "./ingest/accept/storage.js";
 import { log } from "./logger.js";
@@ -20,6 +28,9 @@ import { openDatabase } from "./store/db.js";
 import type { Db } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
 import { settingOrCreate } from "./store/access/settings.js";
+import type { TaskKind } from "./tasks/task-kind.js";
+import { taskEndpoints } from "./tasks/task-endpoints.js";
+import { TaskWorker } from "./tasks/task-worker.js";
 import { createHttpApp } from "./transports/http/http-app.js";
 import type { HttpEnv } from "./transports/http/http-env.js";
 import { McpHttpHandler } from "./transports/http/mcp-http.js";
@@ -31,7 +42,9 @@ export interface AppOptions {
   /** REST endpoints served beside the product's (tests add their own). */
   extraEndpoints?: readonly AnyEndpoint[];
   clock?: Clock;
-  /** Start the reading worker (default true; tests may hold files in the queue). */
+  /** Task kinds the task worker runs beside the product's (tests add their own). */
+  taskKinds?: readonly TaskKind[];
+  /** Start the reading and task workers (default true; tests may hold files and tasks in the queue). */
   startWorker?: boolean;
   /** Check every answer against its operation's output schema (tests turn this on). */
   checkOutput?: boolean;
@@ -55,6 +68,8 @@ export interface App {
   readonly http: Hono<HttpEnv>;
   readonly mcp: McpHttpHandler;
   readonly worker: IngestWorker;
+  /** The task worker: runs detached work (also `tools.tasks`). */
+  readonly tasks: TaskWorker;
   close(): Promise<void>;
 }
 
@@ -67,13 +82,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const clock = options.clock ?? Date.now;
     const cursors = createCursorCodec(secret);
     const tokens = tokenCounter(config.tokenizer);
-    const worker = new IngestWorker({ db, clock, reading: config.reading });
-    const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes } };
+    const worker = new IngestWorker({ db, clock, reading: config.reading, afterDrain: (projects) => reviewProjects(db, projects, clock) });
+    // The worker hands every run the tools, which hold it as their task queue: it reads them once they exist.
+    const tasks = new TaskWorker([...productTaskKinds(config), ...(options.taskKinds ?? [])], { db, clock, tools: () => tools });
+    const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes }, tasks };
     const catalog = new Catalog(options.actions ?? productActions);
     const service = new Service({ db, tools, catalog, rateLimit: config.rateLimit, checkOutput: options.checkOutput });
-    const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...ingestEndpoints, ...graphEndpoints, ...(options.extraEndpoints ?? [])];
-    const mcp = new McpHttpHandler({ service, instructions: serverInstructions() });
-    if (options.startWorker !== false) await worker.start();
+    const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...ingestEndpoints, ...graphEndpoints, ...categoryEndpoints, ...taskEndpoints, ...artifactEndpoints, ...recordEndpoints, ...(options.extraEndpoints ?? [])];
+    const mcp = new McpHttpHandler({ service, endpoints, instructions: serverInstructions() });
+    if (options.startWorker !== false) {
+      await worker.start();
+      await tasks.start();
+    }
     const collector = scheduleCollection(db, clock);
     const http = createHttpApp({ config, service, mcp, endpoints });
     return {
@@ -85,8 +105,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       http,
       mcp,
       worker,
+      tasks,
       async close() {
         await collector.stop();
+        await tasks.stop();
         await worker.stop();
         await mcp.close();
         db.close();
@@ -96,6 +118,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     db.close();
     throw err;
   }
+}
+
+/**
+ * The product's task kinds: the detached work of its actions, made per app.
+ * `PKS_ARTIFACT_STEP_DELAY_MS` is a test knob (default 0), read when the app
+ * is made: a pause after each step of an artifact build, so a test can see
+ * a build running, or kill the server while one runs.
+ */
+function productTaskKinds(config: Config): TaskKind[] {
+  return [
+    typeRefillKind,
+    artifactTaskKind({ stepDelayMs: Math.max(0, Number(process.env.PKS_ARTIFACT_STEP_DELAY_MS) || 0) }),
+    documentIngestKind({ root: config.root, fetch: { allow: parseAllowList(config.fetch.allow), timeoutMs: config.fetch.timeoutMs } }),
+  ];
 }
 
 /**

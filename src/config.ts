@@ -27,6 +27,13 @@ export interface Config {
   readonly reading: { readonly threads: number; readonly heapMb: number; readonly timeoutMs: number };
   /** Most chunk bytes one project may store (`PKS_PROJECT_QUOTA_BYTES`, 1 GiB); past it ingest and uploads are 413. */
   readonly projectQuotaBytes: number;
+  /**
+   * Document fetching (`document_ingest` of a URL): `allow` lists the hosts,
+   * addresses and CIDR blocks (each optionally `:port`) that may be fetched
+   * although they are not public (`PKS_FETCH_ALLOW`, comma-separated, empty
+   * by default); `timeoutMs` bounds one whole fetch (`PKS_FETCH_TIMEOUT_MS`, 30,000).
+   */
+  readonly fetch: { readonly allow: readonly string[]; readonly timeoutMs: number };
 }
 
 /** Flags as the CLI collected them; each overrides its environment variable. */
@@ -59,6 +66,8 @@ const schema = z.object({
   readerHeapMb: z.coerce.number().int().min(16),
   readTimeoutMs: z.coerce.number().int().positive(),
   projectQuotaBytes: z.coerce.number().int().positive(),
+  fetchAllow: list,
+  fetchTimeoutMs: z.coerce.number().int().positive(),
 });
 
 /** Builds the frozen Config from flags, then `PKS_*` environment variables, then defaults. */
@@ -79,6 +88,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     readerHeapMb: env.PKS_READER_HEAP_MB ?? 1024,
     readTimeoutMs: env.PKS_READ_TIMEOUT_MS ?? 60_000,
     projectQuotaBytes: env.PKS_PROJECT_QUOTA_BYTES ?? 1024 * 1024 * 1024,
+    fetchAllow: env.PKS_FETCH_ALLOW,
+    fetchTimeoutMs: env.PKS_FETCH_TIMEOUT_MS ?? 30_000,
   });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -97,5 +108,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     rateLimit: Object.freeze({ max: c.rateLimitMax, windowMs: c.rateLimitWindowMs }),
     reading: Object.freeze({ threads: c.readers, heapMb: c.readerHeapMb, timeoutMs: c.readTimeoutMs }),
     projectQuotaBytes: c.projectQuotaBytes,
+    fetch: Object.freeze({ allow: Object.freeze(c.fetchAllow), timeoutMs: c.fetchTimeoutMs }),
   });
 }

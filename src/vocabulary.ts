@@ -66,3 +66,26 @@ export interface SchemaField {
   description: string;
   required: boolean;
 }
+
+/**
+ * Types an artifact-schema field may have: the JSON value kinds a submitted
+ * record carries (`integer` is a number with no fraction; the list types
+ * hold only that kind of element).
+ */
+export const ARTIFACT_FIELD_TYPES = ["string", "number", "integer", "boolean", "string[]", "number[]"] as const;
+export type ArtifactFieldType = (typeof ARTIFACT_FIELD_TYPES)[number];
+
+/**
+ * Names an artifact-schema field may not take: the type-schema reserved
+ * names, the record resource's own keys (exports commonly flatten a record
+ * beside them) and `honeypot`, the submission's trap field, so a form built
+ * from a schema never shows a real field under the trap's name.
+ */
+export const RESERVED_RECORD_FIELD_NAMES = [...RESERVED_FIELD_NAMES, "recordId", "schemaId", "createdAt", "data", "honeypot"] as const;
+
+/** One field of an artifact schema: the shape a submitted record is checked against. */
+export interface ArtifactSchemaField {
+  name: string;
+  type: ArtifactFieldType;
+  required: boolean;
+}

@@ -11,6 +11,22 @@ export interface ReadingQueue {
   kick(): void;
 }
 
+/** A request for detached work (DECISIONS.md tasks): run later by the task worker, polled by id. */
+export interface TaskRequest {
+  readonly projectId: string;
+  /** The task kind: the name a handler was registered under (an action name, e.g. `artifact_update`). */
+  readonly kind: string;
+  /** The kind's input, stored as JSON. */
+  readonly input: unknown;
+  /** Who asked: the task runs with this user's access to the project. */
+  readonly userId: string;
+}
+
+/** Queues detached work; the task worker is nudged. */
+export interface TaskQueue {
+  enqueue(request: TaskRequest): Promise<{ taskId: string; status: "queued" }>;
+}
+
 /**
  * What a handler is given besides the database and the scope: the small,
  * pure capabilities a domain needs (time, cursors, token counts, a nudge to
@@ -24,4 +40,6 @@ export interface Tools {
   readonly reading: ReadingQueue;
   /** Storage limits: the most chunk bytes one project may hold. */
   readonly storage: { readonly quotaBytes: number };
+  /** Detached work (artifact generation, document fetching). */
+  readonly tasks: TaskQueue;
 }

@@ -73,6 +73,11 @@ describe("graph reads over REST", () => {
     const agentCells = cells.filter((c) => /agent/i.test(c.text)).map((c) => c.cellId);
     category = await linkEntity(w, w.projectId, "Component", "category", [cells[0]!.cellId]);
     agent = await linkEntity(w, w.projectId, "Agent", "product", agentCells, category);
+    // The Agent's sections are filed under the type, as confirming a proposed type files them.
+    const filed = new Set([...cells.filter((c) => /agent/i.test(c.text)), cells[0]!].map((c) => c.factionId));
+    for (const factionId of filed) {
+      await w.app.deps.db.execute("INSERT INTO category_members (faction_id, category_entity_id, entity_id) VALUES (?, ?, ?)", [factionId, category, agent]);
+    }
     await linkEntity(w, w.projectId, "Orphan", "concept", []);
   });
   afterAll(async () => w.close());

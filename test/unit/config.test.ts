@@ -15,6 +15,13 @@ describe("config", () => {
     expect(loadConfig({ root: "/r", port: "7000", db: "file:/r/other.db" }, env)).toMatchObject({ port: 7000, dbUrl: "file:/r/other.db" });
   });
 
+  it("reads the fetch allow-list and time limit (empty and 30 s by default)", () => {
+    expect(loadConfig({ root: "/r" }, {}).fetch).toEqual({ allow: [], timeoutMs: 30_000 });
+    const c = loadConfig({ root: "/r" }, { PKS_FETCH_ALLOW: " 127.0.0.1:8080, docs.internal ,,10.0.0.0/8", PKS_FETCH_TIMEOUT_MS: "500" });
+    expect(c.fetch).toEqual({ allow: ["127.0.0.1:8080", "docs.internal", "10.0.0.0/8"], timeoutMs: 500 });
+    expect(() => loadConfig({ root: "/r" }, { PKS_FETCH_TIMEOUT_MS: "soon" })).toThrow(/invalid configuration: fetchTimeoutMs/);
+  });
+
   it("refuses bad values with a clear message", () => {
     expect(() => loadConfig({ root: "/r", port: "http" }, {})).toThrow(/invalid configuration: port/);
     expect(() => loadConfig({ root: "/r", db: "postgres://x" }, {})).toThrow(/PKS_DB_URL/);

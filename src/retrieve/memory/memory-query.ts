@@ -7,6 +7,7 @@ import { packRows } from "../pack-rows.js";
 import { weightedPageRank } from "../page-rank.js";
 import { ftsAnyOf, queryNgrams, queryTerms } from "../query-terms.js";
 import { dropRedundant, fuseCells } from "./rank-cells.js";
+import { relatedArtifacts } from "./related-artifacts.js";
 import type { FusionWeights, RankedCell } from "./rank-cells.js";
 import type { Scope } from "../../core/scope.js";
 import type { Tools } from "../../core/tools.js";
@@ -34,12 +35,17 @@ const CELL_POOL = 400;
 const FILE_POOL = 200;
 const WALK_CELLS = 100;
 
-type Row = { t: "cell"; cellId: string; text: string } | { t: "entity"; entityId: string; kind: string; name: string };
+type Row =
+  | { t: "cell"; cellId: string; text: string }
+  | { t: "entity"; entityId: string; kind: string; name: string }
+  | { t: "artifact"; artifactId: string; title: string };
 
 /**
  * Ranked retrieval packed to a token budget: BM25 over cells and over whole
  * documents, entities the query names (plus `entities`) seeding a walk of
- * the cell–entity graph, fused, de-duplicated and packed greedily.
+ * the cell–entity graph, fused, de-duplicated and packed greedily. The
+ * project's artifacts whose title or purpose the question matches are rows
+ * of the same packing, after the named entities, so they count in `used`.
  */
 export async function memoryQuery(
   q: Queryable,
@@ -52,8 +58,10 @@ export async function memoryQuery(
   const ranked = await rankCells(q, projectIds, req);
   const seeds = ranked.seeds;
   const related = await relatedEntities(q, ranked.cells.slice(0, 30).map((c) => c.cellId), ranked.walkEntities, seeds);
+  const artifacts = await relatedArtifacts(q, projectIds[0]!, req.query);
   const rows: Row[] = [
     ...seeds.map((e) => ({ t: "entity" as const, ...e })),
+    ...artifacts.map((a) => ({ t: "artifact" as const, ...a })),
     ...ranked.cells.map((c) => ({ t: "cell" as const, cellId: c.cellId, text: c.text })),
     ...related.map((e) => ({ t: "entity" as const, ...e })),
   ];
@@ -66,7 +74,7 @@ function shape(query: string, rows: Row[]) {
     query,
     cells: rows.flatMap((r) => (r.t === "cell" ? [{ cellId: r.cellId, text: r.text }] : [])),
     entities: rows.flatMap((r) => (r.t === "entity" ? [{ entityId: r.entityId, kind: r.kind, name: r.name }] : [])),
-    artifacts: [] as Array<{ artifactId: string; title: string }>,
+    artifacts: rows.flatMap((r) => (r.t === "artifact" ? [{ artifactId: r.artifactId, title: r.title }] : [])),
   };
 }
 

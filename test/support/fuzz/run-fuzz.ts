@@ -77,7 +77,7 @@ const isSampled = (i: number, every: number) => i % every === every - 1;
 /** Sends each request to the world's HTTP app (no server), checking every answer and the store around refusals. */
 export async function fuzzHttp(w: TestWorld, target: string, requests: readonly FuzzRequest[], sampleEvery = 10): Promise<FuzzStats> {
   const stats = newStats(target);
-  const watch = new DigestWatch(w.app.deps.db, () => w.app.worker.whenIdle());
+  const watch = new DigestWatch(w.app.deps.db, () => Promise.all([w.app.worker.whenIdle(), w.app.tasks.whenIdle()]).then(() => undefined));
   for (const [i, req] of requests.entries()) {
     const watched = { sampled: isSampled(i, sampleEvery), mayWrite: req.method !== "GET" };
     await watch.before(watched);
@@ -110,7 +110,7 @@ export async function fuzzHttp(w: TestWorld, target: string, requests: readonly 
 /** Calls each tool over an MCP client; a call must give a result (`isError` for a refusal), never a protocol error. */
 export async function fuzzMcp(w: TestWorld, client: Client, target: string, calls: readonly FuzzToolCall[], sampleEvery = 10): Promise<FuzzStats> {
   const stats = newStats(target);
-  const watch = new DigestWatch(w.app.deps.db, () => w.app.worker.whenIdle());
+  const watch = new DigestWatch(w.app.deps.db, () => Promise.all([w.app.worker.whenIdle(), w.app.tasks.whenIdle()]).then(() => undefined));
   for (const [i, call] of calls.entries()) {
     const watched = { sampled: isSampled(i, sampleEvery), mayWrite: !w.app.service.catalog.get(call.name)?.readOnly };
     await watch.before(watched);
