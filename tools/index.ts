@@ -5,6 +5,7 @@ import { codeReferencesAction } from "./code-references.js";
 import { documentIngestAction } from "./document-ingest.js";
 import { memoryQueryAction } from "./memory-query.js";
 import { objectSubmitAction } from "./object-submit.js";
+import { taskStatusAction } from "./task-status.js";
 import { typeProposalSettleAction, typeProposalsAction, typeRefillAction, typeSchemaAction, typeSchemaEditAction } from "./types.js";
 
 /**
@@ -23,4 +24,5 @@ export const actions: readonly AnyAction[] = [
   typeRefillAction,
   artifactUpdateAction,
   objectSubmitAction,
+  taskStatusAction,
 ];

@@ -316,6 +316,10 @@ describe("typed knowledge over MCP and dispatch", () => {
       await w.app.tasks.whenIdle();
       const task = (await (await send(w, `/v1/tasks/${(queued.body.result as { taskId: string }).taskId}`, { key: w.keys.editor })).json()) as Json;
       expect(task).toMatchObject({ status: "succeeded", result: { entityId, filled: 2 } });
+      // The agent reads the same over MCP or dispatch with task_status.
+      const status = await dispatch("task_status", { taskId: (queued.body.result as { taskId: string }).taskId }, w.keys.viewer);
+      expect(status.body.result).toEqual(task);
+      expect((await dispatch("task_status", { taskId: "tsk_missing" }, w.keys.viewer)).body).toEqual(errorOf(404, "task_not_found", "task not found"));
       const after = await filled();
       expect(after.map((c) => c.schemaVersion)).toEqual([2, 2]);
       for (const cell of after) expect(Object.keys(cell).filter((k) => !["cellId", "entityIds", "fileIds", "projectId", "text", "updatedAt", "schemaVersion", "_sources"].includes(k))).toEqual(["severity"]);
