@@ -40,9 +40,15 @@ export interface ReviewSummary {
   schemaProposals: number;
 }
 
-/** Runs the typing pass over one project, in one transaction. */
+/**
+ * Runs the typing pass over one project. The sections are read and grouped
+ * before the write transaction opens, so writers wait only for the pass's
+ * own writes; a file that changes in between is seen by the next pass (one
+ * runs after every drained batch).
+ */
 export async function reviewTypes(db: Db, projectId: string, now: string): Promise<ReviewSummary> {
-  return db.transaction((tx) => reviewInTransaction(tx, projectId, now));
+  const material = await readTypingMaterial(db, projectId);
+  return db.transaction((tx) => reviewInTransaction(tx, projectId, now, material));
 }
 
 /** Runs the pass over each project, logging (not throwing) a project's failure. */
@@ -63,12 +69,18 @@ export async function reviewProjects(db: Db, projectIds: Iterable<string>, clock
  * how many filled cells were written.
  */
 export async function refillCategory(db: Db, projectId: string, categoryId: string, now: string): Promise<number> {
-  return db.transaction(async (tx) => (await reviewInTransaction(tx, projectId, now, categoryId)).filled);
+  const material = await readTypingMaterial(db, projectId);
+  return db.transaction(async (tx) => (await reviewInTransaction(tx, projectId, now, material, categoryId)).filled);
 }
 
-async function reviewInTransaction(tx: Queryable, projectId: string, now: string, refill?: string): Promise<ReviewSummary> {
+async function reviewInTransaction(
+  tx: Queryable,
+  projectId: string,
+  now: string,
+  material: Awaited<ReturnType<typeof readTypingMaterial>>,
+  refill?: string,
+): Promise<ReviewSummary> {
   const summary: ReviewSummary = { proposed: 0, refreshed: 0, dropped: 0, filed: 0, filled: 0, schemaProposals: 0 };
-  const material = await readTypingMaterial(tx, projectId);
   const instances = readInstances(material.factions, material.cells);
   const shapes = proposeShapes(instances);
   const cellsOf = groupCells(material.cells);
