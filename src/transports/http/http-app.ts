@@ -2,12 +2,13 @@ import { Hono } from "hono";
 import type { AnyEndpoint } from "../../core/endpoint.js";
 import type { Service } from "../../core/service.js";
 import type { Config } from "../../config.js";
-import { AppError } from "../../errors.js";
+import { AppError, isAppError } from "../../errors.js";
 import { errorResponse } from "./error-response.js";
 import { hostGuard } from "./host-guard.js";
 import type { HttpEnv } from "./http-env.js";
 import type { McpHttpHandler } from "./mcp-http.js";
 import { bindEndpoints } from "./rest-routes.js";
+import { serveOpenApi } from "./openapi-route.js";
 
 export interface HttpAppParts {
   config: Config;
@@ -30,9 +31,16 @@ export function createHttpApp(parts: HttpAppParts): Hono<HttpEnv> {
   app.notFound((c) => errorResponse(c, new AppError("not_found")));
   app.use("*", hostGuard(parts.config));
   app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {
-    c.set("principal", await service.admit(c.req.header("authorization")));
+    try {
+      c.set("principal", await service.admit(c.req.header("authorization")));
+    } catch (err) {
+      const answer = isAppError(err) && err.code === "rate_limited" ? await mcp.overLimit(c, err) : undefined;
+      if (answer) return answer;
+      throw err;
+    }
     return mcp.handle(c);
   });
+  serveOpenApi(app, parts);
   bindEndpoints(app, service, parts.endpoints);
   refuseOtherMethods(app);
   return app;

@@ -1,13 +1,25 @@
 import { randomUUID } from "node:crypto";
 import type { Context } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import { isInitializeRequest } from "@modelcontextprotocol/sdk/types.js";
+import { isInitializeRequest, isJSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { authenticateKey } from "../../access/authenticate.js";
 import type { Principal } from "../../access/principal.js";
+import type { AppError } from "../../errors.js";
 import type { Service } from "../../core/service.js";
 import type { AnyEndpoint } from "../../core/endpoint.js";
 import { createMcpServer } from "../mcp/server.js";
+import { SessionEventStore } from "./event-store.js";
 import type { HttpEnv } from "./http-env.js";
 import { readJsonObjectOrArray } from "./read-json-rpc.js";
+
+/**
+ * The `retry` (ms) of each stream's priming event: how long a client waits
+ * before it reconnects with `Last-Event-ID`. Two seconds lets a brief network
+ * drop or proxy timeout pass, and the few reconnects a client makes cost
+ * little of its 60 requests a minute.
+ */
+export const SSE_RETRY_MS = 2_000;
 
 interface McpSession {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -68,6 +80,10 @@ export class McpHttpHandler {
     let session: McpSession | undefined;
     const transport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Resumability: each SSE stream opens with a priming event (an id and `retry`) for clients
+      // on protocol 2025-11-25 or later, and what a dropped stream missed is replayed on reconnect.
+      eventStore: new SessionEventStore(),
+      retryInterval: SSE_RETRY_MS,
       onsessioninitialized: (id) => {
         if (session) this.#sessions.set(id, session);
       },
@@ -96,6 +112,44 @@ export class McpHttpHandler {
     // Every POST is read here, 1 MiB at most (400 \`invalid request body\` past it), never by the SDK's own larger limit.
     if (c.req.method !== "POST") return session.transport.handleRequest(c.req.raw);
     return session.transport.handleRequest(c.req.raw, { parsedBody: await readJsonObjectOrArray(c.req.raw) });
+  }
+
+  /**
+   * The answer to a request refused by the rate limit, when it is a
+   * `tools/call` in the caller's own session: a tool result with
+   * `isError: true` whose `structuredContent` is the REST 429 envelope, so a
+   * client (and the model behind it) reads "rate limit exceeded, retry after
+   * N seconds" as a failed call rather than a broken transport. Anything else
+   * (initialize, notifications, other requests, GET, DELETE, a batch) gets
+   * `undefined`: the caller answers the HTTP 429 with `Retry-After`.
+   */
+  async overLimit(c: Context<HttpEnv>, refusal: AppError): Promise<Response | undefined> {
+    const sessionId = c.req.header("mcp-session-id");
+    if (c.req.method !== "POST" || !sessionId) return undefined;
+    const session = this.#sessions.get(sessionId);
+    if (!session) return undefined;
+    // The limiter refused a caller it had already authenticated; its key must still own the session.
+    const principal = await authenticateKey(this.#opts.service.db, c.req.header("authorization"));
+    if (session.ownerKey !== (principal.keyId ?? principal.userId)) return undefined;
+    // A body that cannot be read is no tools/call: the 429 stands.
+    const message = await readJsonObjectOrArray(c.req.raw).catch(() => undefined);
+    if (!isJSONRPCRequest(message) || message.method !== "tools/call") return undefined;
+    session.lastSeen = Date.now();
+    const retryAfter = refusal.headers["Retry-After"] ?? "1";
+    const envelope = refusal.toEnvelope();
+    const result: CallToolResult = {
+      isError: true,
+      content: [
+        { type: "text", text: JSON.stringify(envelope) },
+        { type: "text", text: `${refusal.message}; retry after ${retryAfter} seconds` },
+      ],
+      structuredContent: envelope,
+      _meta: { "pks/retryAfterSeconds": Number(retryAfter) },
+    };
+    return new Response(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }), {
+      status: 200,
+      headers: { "content-type": "application/json", "mcp-session-id": sessionId, "retry-after": retryAfter },
+    });
   }
 
   #sweep(): void {
