@@ -5,6 +5,7 @@ import type { CellKey, NewCell } from "../../store/graph/cells.js";
 import type { Queryable } from "../../store/db.js";
 import { insertFactions, liveFactionKeys, placeFaction, retireFactions } from "../../store/graph/factions.js";
 import type { FactionKey, NewFaction } from "../../store/graph/factions.js";
+import type { DocumentEntities } from "../../entities/spot-document.js";
 import { derivers } from "./derivers/index.js";
 import type { ReadTarget } from "./derivers/index.js";
 import { factionHash } from "./faction-hash.js";
@@ -25,7 +26,7 @@ export interface ReadingStats {
  * new factions and cells; live factions left unmatched are retired with
  * their cells.
  */
-export async function applyReading(tx: Queryable, target: ReadTarget, output: ReadOutput, now: string): Promise<ReadingStats> {
+export async function applyReading(tx: Queryable, target: ReadTarget, output: ReadOutput, now: string, spotted?: DocumentEntities): Promise<ReadingStats> {
   const existing = await liveFactionKeys(tx, target.fileId);
   const { factionIds, kept, retired } = matchFactions(existing, output);
   const stats: ReadingStats = { factionsKept: kept.size, factionsAdded: 0, factionsRetired: retired.length, cellsAdded: 0, cellsRetired: 0 };
@@ -62,7 +63,7 @@ export async function applyReading(tx: Queryable, target: ReadTarget, output: Re
   await insertCells(tx, fresh, now);
   stats.cellsAdded = fresh.length;
   stats.cellsRetired = stale.length;
-  const reading = { file: target, output, ids: { factionIds, cellIds: cellIds.ids }, now };
+  const reading = { file: target, output, ids: { factionIds, cellIds: cellIds.ids }, now, spotted };
   for (const deriver of derivers) await deriver.derive(tx, reading);
   return stats;
 }

@@ -7,6 +7,7 @@ import { CredentialRefusal } from "../secrets/secret-verdict.js";
 import type { ClaimedFile } from "../../store/files/files.js";
 import { reindexFile } from "../../store/search/search-index.js";
 import { applyReading } from "./apply-reading.js";
+import { PersistLane } from "./persist-lane.js";
 import { ReaderPool } from "./pool/reader-pool.js";
 import type { ReaderLimits } from "./pool/reader-pool.js";
 
@@ -40,6 +41,8 @@ export interface WorkerDeps {
 export class IngestWorker {
   readonly #deps: WorkerDeps;
   readonly #pool: ReaderPool;
+  /** Readings are written by group commit (see PersistLane). */
+  readonly #lane: PersistLane;
   /** Files claimed and not finished at most: enough to keep every thread fed while readings are persisted. */
   readonly #capacity: number;
   #running = false;
@@ -54,6 +57,7 @@ export class IngestWorker {
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
     this.#pool = new ReaderPool({ ...deps.reading, readersUrl: deps.readersUrl });
+    this.#lane = new PersistLane(deps.db);
     this.#capacity = Math.max(CLAIM_BATCH, 2 * deps.reading.threads);
   }
 
@@ -192,7 +196,7 @@ export class IngestWorker {
       await finishReading(db, file.fileId, file.chunkId, { status: "ready" }, this.#now());
       return;
     }
-    const output = await this.#pool.read({
+    const { output, entities } = await this.#pool.read({
       path: file.path,
       contentType: file.contentType,
       includeSecret: file.includeSecret,
@@ -202,12 +206,15 @@ export class IngestWorker {
         return bytes;
       },
     }, { isolated: file.attempts > 1 }); // claimed before without finishing: it may be what stopped the process
-    await db.transaction(async (tx) => {
-      const now = this.#now();
-      // Claim the finish first: if the file was replaced meanwhile, nothing is written.
-      if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "ready" }, now))) return;
-      await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, output, now);
-      await reindexFile(tx, file.fileId);
+    await this.#lane.persist({
+      rows: output.factions.length + output.cells.length,
+      write: async (tx) => {
+        const now = this.#now();
+        // Claim the finish first: if the file was replaced meanwhile, nothing is written.
+        if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "ready" }, now))) return;
+        await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, output, now, entities);
+        await reindexFile(tx, file.fileId);
+      },
     });
   }
 

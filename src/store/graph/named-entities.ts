@@ -81,12 +81,17 @@ export async function symbolMentionCandidates(
 ): Promise<Array<{ cellId: string; name: string; entityId: string }>> {
   if (names && names.length === 0) return [];
   const filter = names ? `AND m.name IN (${placeholders(names.length)})` : "";
-  const rows = await q.all<{ cell_id: string; name: string; entity_id: string }>(
+  // Two joins, each on an index (symbols by name, symbols by qualified name): one join on
+  // `name OR qualified_name` could use neither and scanned every symbol for every mention.
+  const join = (column: string) =>
     `SELECT m.cell_id, m.name, s.entity_id FROM symbol_mentions m
-     JOIN symbols s ON s.project_id = m.project_id AND s.retired_at IS NULL AND s.entity_id IS NOT NULL
-       AND (s.qualified_name = m.name OR s.name = m.name)
-     WHERE m.project_id = ? ${filter}`,
-    [projectId, ...(names ?? [])],
-  );
+     JOIN symbols s ON s.project_id = m.project_id AND s.${column} = m.name AND s.retired_at IS NULL AND s.entity_id IS NOT NULL
+     WHERE m.project_id = ? ${filter}`;
+  const rows = await q.all<{ cell_id: string; name: string; entity_id: string }>(`${join("name")} UNION ${join("qualified_name")}`, [
+    projectId,
+    ...(names ?? []),
+    projectId,
+    ...(names ?? []),
+  ]);
   return rows.map((r) => ({ cellId: r.cell_id, name: r.name, entityId: r.entity_id }));
 }

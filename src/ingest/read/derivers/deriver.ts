@@ -4,6 +4,7 @@
  * from them, in the same transaction. A new kind of derived fact is one
  * file and one line in the list.
  */
+import type { DocumentEntities } from "../../../entities/spot-document.js";
 import type { ReadOutput } from "../../../readers/reader.js";
 import type { Queryable } from "../../../store/db.js";
 
@@ -26,6 +27,8 @@ export interface PersistedReading {
   ids: ReadingIds;
   /** Timestamp of the transaction. */
   now: string;
+  /** The document's entities, when the reader thread spotted them already. */
+  spotted?: DocumentEntities | undefined;
 }
 
 /** One derived fact of a reading. */

@@ -6,6 +6,7 @@
  * read the same way wherever it runs.
  */
 import type { Reader, ReaderInput, ReadOutput } from "../../../readers/reader.js";
+import { spotDocument } from "../../../entities/spot-document.js";
 import { secretVerdictOnBytes, secretVerdictOnReading } from "../../secrets/secret-verdict.js";
 import type { ThreadAnswer, ThreadRequest } from "./thread-protocol.js";
 
@@ -26,7 +27,8 @@ export async function readRequest(readers: readonly Reader[], request: ThreadReq
     const reader = readers.find((r) => r.accepts(input));
     const output = reader ? await reader.read(input) : EMPTY;
     const onReading = secretVerdictOnReading(file, output);
-    return onReading !== undefined ? { type: "refused", message: onReading } : { type: "done", output };
+    if (onReading !== undefined) return { type: "refused", message: onReading };
+    return { type: "done", output, entities: output.code ? undefined : spotDocument(output) };
   } catch (err) {
     return { type: "failed", message: err instanceof Error ? err.message : String(err) };
   }

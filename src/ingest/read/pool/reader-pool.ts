@@ -13,6 +13,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import type { Worker } from "node:worker_threads";
+import type { DocumentEntities } from "../../../entities/spot-document.js";
 import type { ReadOutput } from "../../../readers/reader.js";
 import { DEFAULT_READERS_URL, spawnReaderProcess, spawnReaderThread } from "./spawn-reader.js";
 import { CredentialRefusal } from "../../secrets/secret-verdict.js";
@@ -31,6 +32,12 @@ export interface ReaderLimits {
 export interface ReaderPoolOptions extends ReaderLimits {
   /** Module whose `readers` export the threads run; the product's registry by default (tests load their own). */
   readonly readersUrl?: string | URL;
+}
+
+/** What reading a file gives: the reader's output and, for a document, the entities spotted in it. */
+export interface Reading {
+  readonly output: ReadOutput;
+  readonly entities?: DocumentEntities | undefined;
 }
 
 /** One file to read. */
@@ -52,7 +59,7 @@ const STARTUP_LIMIT_MS = 120_000;
 
 interface Pending {
   readonly task: ReadTask;
-  resolve(output: ReadOutput): void;
+  resolve(reading: Reading): void;
   reject(error: Error): void;
 }
 
@@ -98,14 +105,14 @@ export class ReaderPool {
    * Reads one file in a thread. Rejects with the reader's error, or with a
    * time-limit or memory-limit error when the reading passed a limit.
    */
-  read(task: ReadTask, options: { isolated?: boolean } = {}): Promise<ReadOutput> {
+  read(task: ReadTask, options: { isolated?: boolean } = {}): Promise<Reading> {
     this.#closed = false;
     if (options.isolated) {
       const reading = this.#isolatedTail.then(() => this.#readIsolated(task));
       this.#isolatedTail = reading.catch(() => undefined);
       return reading;
     }
-    return new Promise<ReadOutput>((resolve, reject) => {
+    return new Promise<Reading>((resolve, reject) => {
       this.#queue.push({ task, resolve, reject });
       this.#pump();
     });
@@ -141,15 +148,15 @@ export class ReaderPool {
    * stops the process afterwards. The process exiting before it answered
    * fails the file with how it ended.
    */
-  #readIsolated(task: ReadTask): Promise<ReadOutput> {
+  #readIsolated(task: ReadTask): Promise<Reading> {
     if (this.#closed) return Promise.reject(new Error("the reader pool was closed"));
     const { heapMb, timeoutMs, readersUrl } = this.#options;
     const child = spawnReaderProcess(readersUrl, heapMb);
     this.#processes.add(child);
-    return new Promise<ReadOutput>((resolve, reject) => {
+    return new Promise<Reading>((resolve, reject) => {
       let settled = false;
       let timer: NodeJS.Timeout | undefined;
-      const settle = (error: Error | undefined, output?: ReadOutput) => {
+      const settle = (error: Error | undefined, output?: Reading) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
@@ -180,7 +187,7 @@ export class ReaderPool {
             },
             (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))),
           );
-        } else if (answer.type === "done") settle(undefined, answer.output);
+        } else if (answer.type === "done") settle(undefined, { output: answer.output, entities: answer.entities });
         else if (answer.type === "refused") settle(new CredentialRefusal(answer.message));
         else settle(new Error(answer.message));
       });
@@ -240,7 +247,7 @@ export class ReaderPool {
       slot.ready = true;
       this.#wakeReadyWaiters();
     }
-    else if (answer.type === "done") this.#finish(slot)?.resolve(answer.output);
+    else if (answer.type === "done") this.#finish(slot)?.resolve({ output: answer.output, entities: answer.entities });
     else if (answer.type === "refused") this.#finish(slot)?.reject(new CredentialRefusal(answer.message));
     else this.#finish(slot)?.reject(new Error(answer.message));
     this.#pump();

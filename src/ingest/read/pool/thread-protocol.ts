@@ -2,6 +2,7 @@
  * The messages between the reader pool and its threads. One reading at a time
  * per thread, so no message needs an id.
  */
+import type { DocumentEntities } from "../../../entities/spot-document.js";
 import type { ReadOutput } from "../../../readers/reader.js";
 
 /** What a thread is given at start: the module whose `readers` export it runs. */
@@ -21,7 +22,8 @@ export interface ThreadRequest {
 /** A thread's messages: ready once its readers are loaded, then one answer per request. */
 export type ThreadAnswer =
   | { readonly type: "ready" }
-  | { readonly type: "done"; readonly output: ReadOutput }
+  /** `entities`: a document's names, spotted in the thread (absent for code). */
+  | { readonly type: "done"; readonly output: ReadOutput; readonly entities?: DocumentEntities }
   | { readonly type: "failed"; readonly message: string }
   /** The bytes or the reading look like a credential: the file fails and nothing of it is kept. */
   | { readonly type: "refused"; readonly message: string };

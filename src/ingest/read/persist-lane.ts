@@ -1,0 +1,94 @@
+/**
+ * Group commit of readings. Every reading is written in a transaction that
+ * ends with an fsync (WAL, `synchronous=FULL`); one transaction per file
+ * made the fsyncs most of a cold ingest's main-thread time. Readings that
+ * finish while a commit is under way wait for it and then go together in the
+ * next transaction, up to a row budget (so the write lock is never held for
+ * long): a single edit is written at once, a cold ingest in batches, and no
+ * timer adds latency. A file's reading is still acknowledged (its status
+ * `ready`) only by the commit that holds it. If a batch fails, its files are
+ * written one by one, so one bad reading fails only its own file.
+ */
+import type { Db, Queryable } from "../../store/db.js";
+
+/** One reading to write, with the work that writes it in a transaction. */
+export interface PersistItem {
+  /** Rows the reading will write (factions plus cells), for the batch budget. */
+  readonly rows: number;
+  write(tx: Queryable): Promise<void>;
+}
+
+interface Waiting {
+  readonly item: PersistItem;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** Rows one transaction writes at most (a single larger reading still goes alone). */
+export const BATCH_ROWS = 20_000;
+
+export class PersistLane {
+  readonly #db: Db;
+  readonly #maxRows: number;
+  #waiting: Waiting[] = [];
+  #draining: Promise<void> | undefined;
+  /** Transactions committed and readings written, for benchmarks and logs. */
+  readonly stats = { commits: 0, items: 0 };
+
+  constructor(db: Db, maxRows = BATCH_ROWS) {
+    this.#db = db;
+    this.#maxRows = maxRows;
+  }
+
+  /** Writes one reading; resolves once the transaction that holds it committed. */
+  persist(item: PersistItem): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.#waiting.push({ item, resolve, reject });
+      this.#draining ??= this.#drain().finally(() => {
+        this.#draining = undefined;
+      });
+    });
+  }
+
+  async #drain(): Promise<void> {
+    while (this.#waiting.length > 0) {
+      const batch = this.#take();
+      try {
+        await this.#db.transaction(async (tx) => {
+          for (const w of batch) await w.item.write(tx);
+        });
+        this.stats.commits++;
+        this.stats.items += batch.length;
+        for (const w of batch) w.resolve();
+      } catch (err) {
+        if (batch.length === 1) {
+          batch[0]!.reject(err);
+          continue;
+        }
+        for (const w of batch) {
+          try {
+            await this.#db.transaction((tx) => w.item.write(tx));
+            this.stats.commits++;
+            this.stats.items++;
+            w.resolve();
+          } catch (one) {
+            w.reject(one);
+          }
+        }
+      }
+    }
+  }
+
+  /** The next batch: waiting readings in order, up to the row budget (at least one). */
+  #take(): Waiting[] {
+    let rows = 0;
+    let n = 0;
+    while (n < this.#waiting.length) {
+      const next = this.#waiting[n]!.item.rows;
+      if (n > 0 && rows + next > this.#maxRows) break;
+      rows += next;
+      n++;
+    }
+    return this.#waiting.splice(0, n);
+  }
+}
