@@ -7,27 +7,11 @@
  * instance's values against a type's fields.
  */
 
-/** A live faction as typing reads it. */
-export interface StoredFaction {
-  factionId: string;
-  fileId: string;
-  /** The file's path in the project. */
-  path: string;
-  ordinal: number;
-  factionType: string;
-  inferredType: string;
-  headingPath: string[];
-  text: string;
-}
-
-/** A live cell as typing reads it. */
-export interface StoredCell {
-  cellId: string;
-  factionId: string;
-  parentCellId: string | null;
-  ordinal: number;
-  text: string;
-}
+/**
+ * A live faction and a live cell as typing reads them: the store's rows of
+ * the typing material, one definition for both layers.
+ */
+export type { MaterialFaction as StoredFaction, MaterialCell as StoredCell } from "../store/categories/typing-material.js";
 
 /** Where an instance was read from. */
 export type InstanceSource = "section" | "front-matter" | "table" | "config";
