@@ -13,7 +13,9 @@ const seeds = (what: string) =>
     .max(20_000)
     .refine((s) => seedList(s).length <= MAX_SEEDS, { error: `at most ${MAX_SEEDS} entries` })
     .optional()
-    .describe(`${what}; comma- or newline-separated; steer the ranking, are never returned and cost no budget`);
+    .describe(
+      `${what}; comma- or newline-separated, at most ${MAX_SEEDS} entries and 20,000 characters; they steer the ranking, are never returned and cost no budget`,
+    );
 
 const input = z.object({
   task: z.string().min(1).max(32_000).describe("The coding task in prose (an issue, a commit message, a request); code, paths and tracebacks help."),
@@ -51,11 +53,18 @@ export const codeContextPackAction = defineAction({
   version: "1.0.0",
   title: "Code context pack",
   description:
-    "Ranks the project's code for a task: declarations whose names, headers, doc comments, paths and bodies match the task's words, " +
-    "identifiers and paths, spread over references and imports (and from `seedSymbols`/`seedFiles`, already in context: they steer, " +
-    "are never returned and cost nothing). Answers `declarations` (symbol, symbolId, kind, fileId, filepath, lines, body = the header only) " +
-    "and `files` (fileId, filepath, reason: match, referenced or imports), cut where relevance falls off: a short pack is complete. " +
-    "`used` is the exact token count of the rows and never exceeds `budget` (default 4096).",
+    "Picks the code a coding task needs, from the whole project: the declarations (headers only: signature and doc line, never " +
+    "bodies) and files most relevant to `task`, ranked and packed to `budget` tokens. Use it first when starting a change, a bug " +
+    "or a question about how something works; then read the files it names. Use code_references instead to find every " +
+    "declaration and usage of a name you already know, and memory_query for documents, notes and other prose. Write `task` as " +
+    "you would to a colleague, with the identifiers, paths, error messages or stack traces you have: words are matched over " +
+    "names, qualified names, headers, doc comments, paths and bodies, then spread over references and imports. Name what you " +
+    "already hold in `seedSymbols` (sym_ ids, Class.method or names) and `seedFiles` (paths or their ends): they steer the " +
+    "ranking toward their neighbours, are never returned and cost nothing. Answers `declarations` [{symbol, symbolId, kind, " +
+    "fileId, filepath, lines, body}] and `files` [{fileId, filepath, reason: match | referenced | imports}], cut where " +
+    "relevance falls off, so a short pack is a complete answer, not a truncated one; `used` (exact tokens) never exceeds " +
+    "`budget` (default 4096, at least 8). " +
+    'Good call: {"task": "Retries in fetchWithBackoff ignore the Retry-After header; honour it", "seedFiles": "src/http/client.ts"}.',
   input,
   output: codeContextPackOutput,
   access: "viewer",
@@ -64,4 +73,8 @@ export const codeContextPackAction = defineAction({
     const budget = req.budget ?? DEFAULT_BUDGET;
     return codeContextPack(ctx.db, ctx.scope, { ...req, budget }, ctx.tools);
   },
+  links: (pack) => [
+    ...pack.declarations.map((d) => ({ kind: "file" as const, id: d.fileId, name: d.filepath })),
+    ...pack.files.map((f) => ({ kind: "file" as const, id: f.fileId, name: f.filepath })),
+  ],
 });

@@ -5,20 +5,36 @@ import { listCodeReferences } from "../src/graph/code/read-code-references.js";
 import { codeReferenceSchema } from "../src/graph/resources.js";
 
 const input = z.object({
-  query: z.string().max(256).optional().describe("The typed prefix of an identifier; empty lists the first page alphabetically."),
+  query: z
+    .string()
+    .max(256)
+    .optional()
+    .describe(
+      "What to look up: the start of an identifier (`getUs` finds getUser, getUsers …; case-insensitive), a stable symbol id " +
+        "(`sym_…`, as code_context_pack and earlier rows give it) or a qualified name (`Context.header`): the last two list that " +
+        "one declaration and the usages that resolve to it. Empty lists everything alphabetically. At most 256 characters.",
+    ),
   limit: z
     .number()
     .int({ error: "limit must be an integer" })
     .optional()
-    .describe(`Rows in the page (default ${DEFAULT_PAGE_SIZE}; clamped to 1..${MAX_PAGE_SIZE}).`),
+    .describe(`Rows in the page (default ${DEFAULT_PAGE_SIZE}; a value outside 1..${MAX_PAGE_SIZE} is clamped to it).`),
 });
 
-/** The answer: one bounded page of reference rows. */
-export const codeReferencesOutput = z.object({ references: z.array(codeReferenceSchema) });
+/** One row: the listing's row and the file it is in. */
+const referenceRow = codeReferenceSchema.extend({ fileId: z.string() });
+
+/** The answer: one bounded page of reference rows, how many match in all, and whether the page left some out. */
+export const codeReferencesOutput = z.object({
+  references: z.array(referenceRow),
+  total: z.number().int().min(0),
+  more: z.boolean(),
+});
 
 /**
  * `code_references`: declarations and usages of identifiers, prefix
- * matches first, then substring matches, each group alphabetical.
+ * matches first, then substring matches, each group alphabetical; or one
+ * symbol's declaration and usages, by stable id or qualified name.
  */
 export const codeReferencesAction = defineAction({
   name: "code_references",
@@ -26,15 +42,22 @@ export const codeReferencesAction = defineAction({
   version: "1.0.0",
   title: "Code references",
   description:
-    "Lists declarations and usages of identifiers in the project's code: names starting with the query first, then names " +
-    "containing it, each group alphabetical, a name's declarations before its usages. Each row gives the file path, " +
-    "lines, the stable symbolId (for a usage, the declaration it resolves to; null when unresolved or ambiguous).",
+    "Finds where an identifier is declared and used in the project's code (every language indexed). Use it when you know a name " +
+    "(or its start) and need its definition or call sites; use code_context_pack when you have a task and need to know which code " +
+    "matters, and memory_query for documents and prose. `query` is an identifier prefix (names starting with it first, then names " +
+    "containing it, each alphabetical, a name's declarations before its usages), or a symbolId (`sym_…`) or qualified name " +
+    "(`Context.header`) for exactly that declaration and the usages resolved to it. Each row: symbol, kind (declaration or usage), " +
+    "filepath, fileId, lines [start, end] (a declaration's whole span, a usage's identifier), symbolId (for a usage, the declaration " +
+    "it resolves to; null when unresolved, with ambiguous: true when several match). `total` counts every matching row and `more` " +
+    "says the page (`limit`, default 50, at most 200) left some out: narrow the query rather than raising the limit. " +
+    'Good calls: {"query": "parseConf"}, {"query": "Session.send"}, {"query": "<a symbolId from an earlier answer>", "limit": 200}.',
   input,
   output: codeReferencesOutput,
   access: "viewer",
   readOnly: true,
   run: async (args, ctx) => {
     const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, args.limit ?? DEFAULT_PAGE_SIZE));
-    return { references: await listCodeReferences(ctx.db, ctx.scope, { query: args.query ?? "", limit }) };
+    return listCodeReferences(ctx.db, ctx.scope, { query: args.query ?? "", limit });
   },
+  links: (page) => page.references.map((r) => ({ kind: "file" as const, id: r.fileId, name: r.filepath })),
 });

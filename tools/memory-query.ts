@@ -1,24 +1,42 @@
 import { z } from "zod";
 import { defineAction } from "../src/core/action.js";
+import type { AnswerLink } from "../src/core/action.js";
 import { DEFAULT_PAGE_SIZE } from "../src/core/paging.js";
 import { AppError } from "../src/errors.js";
 import { readCells } from "../src/graph/read-cells.js";
 import { readEntities } from "../src/graph/read-entities.js";
 import { cellSchema, entitySchema } from "../src/graph/resources.js";
-import { budgetField, DEFAULT_BUDGET } from "../src/retrieve/budget.js";
+import { budgetField, DEFAULT_BUDGET, MAX_BUDGET } from "../src/retrieve/budget.js";
 import { memoryQuery } from "../src/retrieve/memory/memory-query.js";
 import { synthesize } from "../src/retrieve/memory/structured-answer.js";
 
 const input = z.object({
-  query: z.string().max(4000).optional().describe("natural-language question; when present, results are ranked and packed"),
+  query: z
+    .string()
+    .max(4000)
+    .optional()
+    .describe("The question, in natural language (at most 4,000 characters); when present, rows are ranked for it and packed to `budget`"),
   budget: budgetField("the tokens of an empty answer, about 20 plus the query's own").describe(
-    `query mode: token ceiling of the packed answer (default ${DEFAULT_BUDGET}; at least the tokens of an empty answer, about 20 plus the query's own)`,
+    `query mode: token ceiling of the packed answer (default ${DEFAULT_BUDGET}, at most ${MAX_BUDGET}; at least the tokens of an empty answer, about 20 plus the query's own)`,
   ),
-  kind: z.enum(["cells", "entities"]).optional().describe("list mode: what to page (default cells)"),
-  cursor: z.string().max(2048).optional().describe("list mode: the nextCursor of a prior call"),
-  fileIds: z.array(z.string().max(64)).max(200).optional().describe("query mode: only knowledge derived from these files"),
-  entities: z.array(z.string().min(1).max(200)).max(50).optional().describe("query mode: entity names seeded into the graph walk"),
-  schema: z.record(z.string(), z.unknown()).optional().describe("query mode: a JSON Schema (draft-07; at most 64 KiB and 500 properties; patterns run on RE2) the structured answer must conform to"),
+  kind: z.enum(["cells", "entities"]).optional().describe("list mode (no `query`): what to page, cells or entities (default cells)"),
+  cursor: z.string().max(2048).optional().describe("list mode: the nextCursor of the previous page"),
+  fileIds: z
+    .array(z.string().max(64))
+    .max(200)
+    .optional()
+    .describe("query mode: only knowledge derived from these files (at most 200 fileIds)"),
+  entities: z
+    .array(z.string().min(1).max(200))
+    .max(50)
+    .optional()
+    .describe("query mode: entity names to start the graph walk from (at most 50 names of 1–200 characters)"),
+  schema: z
+    .record(z.string(), z.unknown())
+    .optional()
+    .describe(
+      "query mode: a JSON Schema (draft-07) for a structured answer filled only from the returned rows, each field cited; at most 64 KiB, 500 properties, 16 levels deep, 32 patterns (run on RE2); $ref only within the schema",
+    ),
 });
 
 const queryAnswer = z.object({
@@ -46,6 +64,29 @@ export type MemoryQueryAnswer = z.infer<typeof queryAnswer>;
 export type MemoryListAnswer = z.infer<typeof listAnswer>;
 
 /**
+ * What an answer points at: its entities, artifacts and cells (a cell's
+ * resource names its files; list-mode cells carry their fileIds, linked
+ * too). Links carry no text: the answer already does.
+ */
+function memoryLinks(answer: z.output<typeof memoryQueryOutput>): AnswerLink[] {
+  if ("items" in answer) {
+    if (answer.kind === "entities") return (answer.items as MemoryEntity[]).map((e) => ({ kind: "entity", id: e.entityId, name: e.name }));
+    return (answer.items as MemoryCell[]).flatMap((c): AnswerLink[] => [
+      { kind: "cell", id: c.cellId, name: c.cellId },
+      ...c.fileIds.map((fileId): AnswerLink => ({ kind: "file", id: fileId, name: fileId })),
+    ]);
+  }
+  return [
+    ...answer.entities.map((e): AnswerLink => ({ kind: "entity", id: e.entityId, name: e.name, description: e.kind })),
+    ...answer.artifacts.map((a): AnswerLink => ({ kind: "artifact", id: a.artifactId, name: a.title })),
+    ...answer.cells.map((c): AnswerLink => ({ kind: "cell", id: c.cellId, name: c.cellId })),
+  ];
+}
+
+type MemoryCell = z.output<typeof cellSchema>;
+type MemoryEntity = z.output<typeof entitySchema>;
+
+/**
  * `memory_query`: with `query`, the most relevant cells and entities packed
  * to `budget` tokens (and, with `schema`, a structured answer cited from the
  * same rows); without, one page of the raw collection.
@@ -56,7 +97,18 @@ export const memoryQueryAction = defineAction({
   version: "1.0.0",
   title: "Query project memory",
   description:
-    "Ranked retrieval over the project's knowledge graph. With `query`: the most relevant claims (cells) and entities, packed to `budget` tokens (default 4096), every row with its id; add `schema` (a JSON Schema) to also get `structured`, filled only from those rows with citations. Without `query`: one page of cells or entities (`kind`) and a `nextCursor` (empty on the last page).",
+    "Answers a question from what the project knows: its documents, notes, tables, configs, records and code comments, read into " +
+    "claims (cells) and the entities they name. Use it for anything said in prose — decisions, designs, how-tos, people, " +
+    "incidents, definitions — and before writing about the project; use code_context_pack to find the code a change needs and " +
+    "code_references to find where an identifier is declared or used. With `query`: the most relevant cells ({cellId, text}), " +
+    "the entities the query names and related ones ({entityId, kind, name}) and matching artifacts ({artifactId, title}), " +
+    "packed to `budget` tokens (default 4096; `used` is exact and never exceeds it); ask in full sentences with the names you " +
+    "know, narrow with `fileIds` or seed `entities`. Add `schema` (a JSON Schema) to also get `structured`, filled only from " +
+    "the returned rows, with `citations` (JSON Pointer → cellIds) and `missing` (required fields no row answered). Cite the " +
+    "cellIds you use. Without `query`: one page of raw cells or entities (`kind`) with `nextCursor` (empty on the last page). " +
+    'Good calls: {"query": "Why did we move billing off the nightly batch?"}, ' +
+    '{"query": "Who owns the payments service and what is its on-call rota?", "schema": {"type": "object", "properties": ' +
+    '{"owner": {"type": "string"}, "rota": {"type": "string"}}}}.',
   input,
   output: memoryQueryOutput,
   access: "viewer",
@@ -75,4 +127,5 @@ export const memoryQueryAction = defineAction({
     const s = synthesize(req.schema, req.query, answer.cells);
     return { ...answer, structured: s.structured, citations: s.citations, ...(s.missing ? { missing: s.missing } : {}) };
   },
+  links: memoryLinks,
 });

@@ -21,9 +21,11 @@ export const typeProposalsAction = defineAction({
   version: "1.0.0",
   title: "Proposed types",
   description:
-    "Lists the types reading proposed for this project, newest first: each with a name, a description, fields " +
-    "({name, type, description, required}), evidence (faction ids of the sections the shape was read from) and status " +
-    "(0 pending, 1 confirmed, 2 rejected). Settle one with type_proposal_settle.",
+    "Lists the types reading proposed for this project, newest first: shapes that repeat across documents (incident " +
+    "reports, meeting notes, table rows …), each with a name, a description, fields ({name, type, description, required}), " +
+    "evidence (faction ids of the sections the shape was read from) and status (0 pending, 1 confirmed, 2 rejected). Use it " +
+    "when someone asks to organise recurring documents into a type; settle one with type_proposal_settle. Pages with " +
+    '`cursor`/`limit` (default 50, at most 200). Good call: {}, then {"cursor": "<nextCursor>"} while nextCursor is not empty.',
   input: z.object({
     cursor: cursorParam.describe("nextCursor of a previous page."),
     limit: limitParam.describe(`Proposals per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).`),
@@ -43,9 +45,11 @@ export const typeProposalSettleAction = defineAction({
   version: "1.0.0",
   title: "Confirm or reject a proposed type",
   description:
-    "confirm: the proposal's fields become the schema of a type entity (an existing type of the same name receives " +
-    "them), its sections are filed under the type and each member gets a filled cell; answers the type's entityId, the " +
-    "same when confirmed again. reject: the shape is never proposed again. The opposite of a settled decision is refused.",
+    "Settles a proposal from type_proposals, for a person who asked for it (editor access). confirm: the proposal's fields " +
+    "become the schema of a type entity (an existing type of the same name receives them), its sections are filed under the " +
+    "type and each member gets a filled cell; answers the type's entityId, the same when confirmed again. reject: the shape " +
+    "is never proposed again. The opposite of a settled decision is refused. " +
+    'Good call: {"proposalId": "prp_…", "decision": "confirm"}.',
   input: z.object({ proposalId: z.string().min(1), decision: decision(["confirm", "reject"]) }),
   output: z.object({ entityId: z.string().optional() }),
   access: "editor",
@@ -61,7 +65,10 @@ export const typeSchemaAction = defineAction({
   family: "type",
   version: "1.0.0",
   title: "A type's schema",
-  description: "Reads the schema of a type entity (entityType=Category lists them): its fields and version, the version an edit starts from.",
+  description:
+    "Reads the schema of a type entity: its fields ({name, type, description, required}) and version, the version a " +
+    "type_schema_edit starts from. The type's entityId comes from type_proposal_settle, or from memory_query's entities " +
+    '(kind "category"). Good call: {"entityId": "ent_…"}.',
   input: z.object({ entityId: z.string().min(1) }),
   output: z.object({ categorySchema: categorySchemaShape }),
   access: "viewer",
@@ -75,8 +82,11 @@ export const typeSchemaEditAction = defineAction({
   version: "1.0.0",
   title: "Edit a type's schema",
   description:
-    "Replaces a type's fields whole, from the version the edit started at (read it with type_schema); a stale version is " +
-    "refused with the current schema to restart from. Or, with decision, approves or rejects the schema change reading proposed.",
+    "Replaces a type's fields whole, from the version the edit started at (read it with type_schema first, change the " +
+    "fields, send them all back with that version); a stale version is refused with the current schema to restart from. " +
+    "Or, with only `decision` (approve or reject), settles the schema change reading proposed. Members are re-read later; " +
+    "type_refill re-reads them now. " +
+    'Good call: {"entityId": "ent_…", "version": 3, "fields": [{"name": "severity", "type": "text", "required": true}]}.',
   input: z.object({
     entityId: z.string().min(1),
     fields: z.array(schemaFieldShape.partial({ description: true, required: true })).optional(),
@@ -100,8 +110,9 @@ export const typeRefillAction = defineAction({
   title: "Re-read a type's members",
   description:
     "Detached: reads every member of a type again against its schema as it stands (after a schema edit members are " +
-    "otherwise re-read when new material mentions them). Answers {taskId, status}; poll GET /v1/tasks/{taskId}; the " +
-    "result is {entityId, filled}.",
+    "otherwise re-read when new material mentions them). Answers {taskId, status: \"queued\"} at once; poll task_status " +
+    "(or send a progress token to keep the call open until the task ends); the task's result is {entityId, filled}. " +
+    'Good call: {"entityId": "ent_…"}.',
   input: z.object({ entityId: z.string().min(1) }),
   output: queuedTaskSchema,
   access: "editor",

@@ -62,6 +62,7 @@ describe("code_references", () => {
       symbol: "alpha",
       kind: "declaration",
       filepath: "src/alpha.ts",
+      fileId: expect.stringMatching(/^fil_/),
       lines: [1, 1],
       symbolId: expect.stringMatching(/^sym_/),
       label: "alpha",

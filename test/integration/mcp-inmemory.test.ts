@@ -43,7 +43,6 @@ describe("MCP over InMemoryTransport", () => {
     const client = await connect(w, w.keys.viewer, w.projectId);
     const cases: Array<[string, Record<string, unknown>]> = [
       ["test_write", { value: 1 }],
-      ["unknown_tool", {}],
       ["test_write", { value: "x" }],
       ["test_fail", {}],
     ];
@@ -58,6 +57,8 @@ describe("MCP over InMemoryTransport", () => {
       expect(mcp.isError, name).toBe(true);
       expect(mcp.structuredContent, name).toEqual(await rest.json());
     }
+    // An unknown tool is a protocol error (JSON-RPC -32602), not a tool result.
+    await expect(client.callTool({ name: "unknown_tool", arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await client.close();
   });
 

@@ -29,9 +29,11 @@ describe("pks mcp over stdio (child process)", () => {
     expect(client.getInstructions()).toContain("knowledge service");
     const { tools } = await client.listTools();
     expect(Array.isArray(tools)).toBe(true);
-    const call = await client.callTool({ name: "no_such_action", arguments: {} });
-    expect(call.isError).toBe(true);
-    expect(call.structuredContent).toEqual({ error: { status: 404, code: "unknown_action", message: "unknown action" } });
+    // An unknown tool is the protocol's invalid-params error, naming it.
+    await expect(client.callTool({ name: "no_such_action", arguments: {} })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('unknown tool "no_such_action"'),
+    });
     await client.close();
   });
 

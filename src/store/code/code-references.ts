@@ -139,3 +139,23 @@ export async function namesContaining(q: Queryable, projectId: string, needle: s
   );
   return rows.map((r) => r.folded);
 }
+
+/** How many references of a project have a folded name starting with `prefix` (all of them for ""). */
+export async function countReferencesWithPrefix(q: Queryable, projectId: string, prefix: string): Promise<number> {
+  const row = await q.get<{ n: number }>("SELECT count(*) AS n FROM code_references WHERE project_id = ? AND folded >= ? AND folded < ?", [
+    projectId,
+    prefix,
+    prefix + PAST_PREFIX,
+  ]);
+  return Number(row?.n ?? 0);
+}
+
+/** How many references of a project have a folded name containing `needle` past its first character. */
+export async function countReferencesContaining(q: Queryable, projectId: string, needle: string): Promise<number> {
+  const row = await q.get<{ n: number }>(
+    `SELECT count(*) AS n FROM code_references WHERE project_id = ? AND folded IN
+       (SELECT folded FROM code_names WHERE project_id = ? AND instr(folded, ?) > 1)`,
+    [projectId, projectId, needle],
+  );
+  return Number(row?.n ?? 0);
+}

@@ -130,16 +130,28 @@ export async function fuzzMcp(w: TestWorld, client: Client, target: string, call
       answerText = result.content?.[0]?.text ?? "";
       ({ status, problems } = toolResultProblems(result, carried, [w.root]));
     } catch (err) {
-      stats.crashes++;
-      status = -1;
       answerText = String(err);
-      problems = [`protocol error: ${String(err)}`];
+      if (unknownToolRefusal(w, call.name, err)) {
+        status = -32602;
+        problems = [];
+      } else {
+        stats.crashes++;
+        status = -1;
+        problems = [`protocol error: ${String(err)}`];
+      }
     }
     record(stats, status, performance.now() - started, problems, () => repro(`${status} ${clip(answerText)}`));
     await watch.after(watched, status, repro(String(status)).slice(0, 400));
   }
   await watch.check();
   return finishStats(stats, watch);
+}
+
+/** A name that is no tool is the protocol's invalid-params error (-32602) naming it; nothing else may be a protocol error. */
+function unknownToolRefusal(w: TestWorld, name: string, err: unknown): boolean {
+  if (w.app.service.catalog.get(name) || (err as { code?: unknown }).code !== -32602) return false;
+  const message = String((err as { message?: unknown }).message);
+  return name === "" ? message.includes("tools/call needs params.name") : message.includes(`unknown tool ${JSON.stringify(name)}`);
 }
 
 /** One line of figures for a target. */
