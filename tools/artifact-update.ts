@@ -24,7 +24,9 @@ export const artifactUpdateAction = defineAction({
     "Queues a task that builds a Markdown artifact (report, memo or summary) for `purpose` from the project's stored claims, with no model: " +
     "claims ranked as memory_query ranks them, grouped under headings by entity and source section, near-duplicates dropped, packed to `budget` " +
     "tokens, each claim followed by its cellId in brackets. Answers {taskId, status: \"queued\"}; the task's result is {artifactId, title, kind}, " +
-    "and the artifact is read at GET /v1/projects/{projectId}/artifacts/{artifactId}.",
+    "and the artifact is read at GET /v1/projects/{projectId}/artifacts/{artifactId}. Over MCP, a call with a progress token " +
+    "stays open until the task ends, reporting its progress; otherwise poll task_status. " +
+    'Good call: {"purpose": "Summarize the payment incidents of March for the finance team", "budget": 2000}.',
   input: artifactInput,
   output: queuedTaskSchema,
   access: "editor",

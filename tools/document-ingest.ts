@@ -18,7 +18,9 @@ export const documentIngestAction = defineAction({
     "Reads one document into the project in the background: `source` is an http(s) URL (fetched; private, loopback and " +
     "link-local addresses are refused; at most 24 MiB and 5 redirects), a fileId of this project (read again), or a path " +
     "under the served folder. Answers {taskId, status: \"queued\"}; the task's result is {fileId} once the document is " +
-    "read, and its cells can be queried. A URL is stored at web/<host>/<path>.",
+    "read, and its cells can be queried (memory_query). A URL is stored at web/<host>/<path>. Over MCP, a call with a " +
+    "progress token stays open until the task ends, reporting its progress; otherwise poll task_status. " +
+    'Good call: {"source": "https://docs.example.com/guide/setup.md"}.',
   input: z.object({
     source: documentIngestInput.shape.source.describe("an http(s) URL, a fileId of this project, or a path under the served folder"),
   }),

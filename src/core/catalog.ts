@@ -44,11 +44,38 @@ export class Catalog {
   }
 }
 
-/** A zod schema as JSON Schema (what MCP and REST clients read). */
+/**
+ * A zod schema as JSON Schema (what MCP and REST clients read), in a form
+ * that means the same under draft-07 and 2020-12: MCP leaves the dialect to
+ * the client (the SDK's own client validates with a draft-07 Ajv), and zod
+ * writes 2020-12. The one construct that differs is a tuple (see
+ * `portableTuples`).
+ */
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
   delete json.$schema;
-  return json;
+  return portableTuples(json) as Record<string, unknown>;
+}
+
+/**
+ * zod writes a tuple as `prefixItems` with `items: false`. A draft-07
+ * validator ignores `prefixItems` and reads `items: false` as "no items at
+ * all", refusing every tuple. A fixed-length tuple needs no `items: false`
+ * (its `maxItems` already says it), and when all its places share one
+ * schema, `items` set to that schema checks them under both dialects.
+ */
+function portableTuples(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(portableTuples);
+  if (node === null || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) out[key] = portableTuples(value);
+  const places = out.prefixItems;
+  if (Array.isArray(places) && out.items === false && out.maxItems === places.length) {
+    delete out.items;
+    const first = JSON.stringify(places[0]);
+    if (places.length > 0 && places.every((p) => JSON.stringify(p) === first)) out.items = places[0];
+  }
+  return out;
 }
 
 function describe(a: AnyAction): ActionDescription {

@@ -143,11 +143,15 @@ function context(db: Db, principal: Principal, scope: Scope | undefined, tools: 
  * Validates raw input once. A refinement may name the spec's error for its
  * case (`params.appError`), or give a message meant to stand alone
  * (`params.bare`); anything else is 400 `invalid input: <path>: <why>`.
+ * Arguments the input does not declare are reported first (an action's
+ * input refuses them, see `strictInput`): a misspelt name explains the
+ * errors that follow from it.
  */
 function validate(schema: z.ZodType, raw: unknown): unknown {
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
-  const issue = parsed.error.issues[0];
+  const { issues } = parsed.error;
+  const issue = issues.find((i) => i.code === "unrecognized_keys" && i.path.length === 0) ?? issues[0];
   const params = issue?.code === "custom" ? (issue.params as { appError?: string; bare?: boolean } | undefined) : undefined;
   if (params?.appError) throw new AppError(params.appError as never);
   if (params?.bare) throw new AppError("invalid_input", { message: issue!.message });
