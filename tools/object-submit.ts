@@ -35,7 +35,7 @@ export const objectSubmitAction = defineAction({
     "Stores one record against the artifact schema your API key is bound to: data holds a value for each field (every " +
     "required field, each of its declared type: string, number, integer, boolean, string[] or number[]; no other keys). " +
     "A record that does not match is refused and nothing is stored. A stored record is listed by the records read and " +
-    "found by memory_query. Answers {recordId}.",
+    "found by memory_query. Answers {recordId}. Good call: {\"data\": {\"name\": \"Ada\", \"score\": 3}}.",
   input,
   output: z.object({ recordId: z.string() }),
   access: "viewer",

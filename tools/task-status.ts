@@ -16,7 +16,8 @@ export const taskStatusAction = defineAction({
   description:
     "Reads a detached task by the taskId a detached action answered: status (queued, running, succeeded, failed, " +
     "cancelled), progress {done, total}, and its result or error once it ends. Poll it every second or two until the " +
-    "status is final.",
+    "status is final — or call the detached action with a progress token, and the call itself follows the task and ends " +
+    "with it. Good call: {\"taskId\": \"tsk_…\"}.",
   input: z.object({ taskId: z.string().min(1).max(64) }),
   output: taskSchema,
   access: "viewer",
