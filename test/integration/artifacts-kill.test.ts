@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { ArtifactListRow, ArtifactResource } from "../../src/artifacts/resources.js";
 import type { TaskView } from "../../src/tasks/task-endpoints.js";
-import { spawnPks } from "../support/spawn-pks.js";
+import { spawnServe } from "../support/spawn-pks.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -26,27 +26,8 @@ interface Server {
 
 /** Starts `pks serve` on `root` (no folder sync) and waits for its address block. */
 async function startServer(root: string, env: Record<string, string>): Promise<Server> {
-  const child = spawnPks(["serve", "--root", root, "--port", "0", "--no-sync"], { PKS_RATE_LIMIT: "100000", ...env });
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve((exitCode = code))));
-  const kill = (signal: NodeJS.Signals) => {
-    if (exitCode === undefined) child.kill(signal);
-    return exited;
-  };
-  const started = Date.now();
-  while (!/\n\s+key\s+\S/.test(out)) {
-    if (exitCode !== undefined) throw new Error(`pks serve exited with ${exitCode}: ${err.slice(-2000)}`);
-    if (Date.now() - started > 60_000) {
-      await kill("SIGKILL");
-      throw new Error(`pks serve did not start: ${out} ${err.slice(-2000)}`);
-    }
-    await sleep(20);
-  }
-  return { rest: new URL(/REST\s+(\S+)/.exec(out)![1]!).origin, projectId: /project\s+(prj_\S+)/.exec(out)![1]!, key: /key\s+(pks_\S+)/.exec(out)?.[1], kill };
+  const served = await spawnServe(root, { PKS_RATE_LIMIT: "100000", ...env }, 60_000).ready;
+  return { rest: new URL(served.rest).origin, projectId: served.projectId, key: served.key, kill: served.kill };
 }
 
 async function call<T>(server: Server, key: string, method: string, path: string, json?: unknown): Promise<{ status: number; body: T }> {

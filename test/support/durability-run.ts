@@ -18,7 +18,8 @@ import { join } from "node:path";
 import { expect } from "vitest";
 import { checkDatabaseFile, sha256Hex, snapshotDatabase } from "./durability-checks.js";
 import type { CheckReport, ExpectedFile } from "./durability-checks.js";
-import { spawnPks } from "./spawn-pks.js";
+import { spawnServe } from "./spawn-pks.js";
+import type { ServedPks, StartingPks } from "./spawn-pks.js";
 
 const SERVER_ENV = { PKS_RATE_LIMIT: "100000", PKS_LOG: "info" };
 const MAX_IN_FLIGHT = 3;
@@ -166,57 +167,13 @@ interface Expectation {
 }
 
 /** One `pks serve` child. */
-interface Server {
-  rest: string;
-  projectId: string;
-  key: string | undefined;
-  kill(signal: NodeJS.Signals): Promise<number | null>;
-  stderr(): string;
-}
-
-/** A child that may still be booting: `ready` settles once it printed its address block (or died). */
-interface Booting {
-  ready: Promise<Server>;
-  isReady(): boolean;
-  kill(signal: NodeJS.Signals): Promise<number | null>;
-  stderr(): string;
-}
+type Server = ServedPks;
+type Booting = StartingPks;
 
 function spawnServer(root: string): Booting {
   // The folder stays empty and unsynced: every file comes over HTTP, and a
   // folder sync at start would retire what the folder does not hold.
-  const child = spawnPks(["serve", "--root", root, "--port", "0", "--no-sync"], SERVER_ENV);
-  let out = "";
-  let err = "";
-  child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-  let exitCode: number | null | undefined;
-  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve((exitCode = code))));
-  const kill = (signal: NodeJS.Signals) => {
-    if (exitCode === undefined) child.kill(signal);
-    return exited;
-  };
-  const isReady = () => /\n\s+key\s+\S/.test(out);
-  const ready = (async (): Promise<Server> => {
-    const started = Date.now();
-    while (!isReady()) {
-      if (exitCode !== undefined) throw new Error(`pks serve exited with ${exitCode}: ${err.slice(-2000)}`);
-      if (Date.now() - started > 30_000) {
-        await kill("SIGKILL");
-        throw new Error(`pks serve did not start: ${out} ${err.slice(-2000)}`);
-      }
-      await sleep(20);
-    }
-    return {
-      rest: /REST\s+(\S+)/.exec(out)![1]!,
-      projectId: /project\s+(prj_\S+)/.exec(out)![1]!,
-      key: /key\s+(pks_\S+)/.exec(out)?.[1],
-      kill,
-      stderr: () => err,
-    };
-  })();
-  ready.catch(() => undefined);
-  return { ready, isReady, kill, stderr: () => err };
+  return spawnServe(root, SERVER_ENV, 30_000);
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
