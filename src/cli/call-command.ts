@@ -1,8 +1,7 @@
 import { Command } from "commander";
 import { ensureLocalProject, localPrincipal } from "../access/local-project.js";
-import { loadConfig } from "../config.js";
 import { AppError } from "../errors.js";
-import { printJson, withApp, withStoreOptions } from "./store-options.js";
+import { loadRootConfig, printJson, withApp, withStoreOptions } from "./store-options.js";
 
 /** `pks call ACTION [JSON]`: runs one action on the folder's project and prints the result. */
 export function callCommand(): Command {
@@ -16,7 +15,7 @@ export function callCommand(): Command {
       } catch {
         throw new AppError("invalid_input", { message: "input must be JSON" });
       }
-      const config = loadConfig(o);
+      const config = loadRootConfig(o);
       await withApp(o, async (app) => {
         const local = await ensureLocalProject(app.deps.db, config.root);
         const answer = await app.service.invoke(localPrincipal(local), { action, input: parsed, projectId: local.projectId });

@@ -1,10 +1,8 @@
-import { stat } from "node:fs/promises";
 import { Command } from "commander";
 import { ensureLocalProject } from "../access/local-project.js";
-import { loadConfig } from "../config.js";
 import { syncFolder } from "../ingest/folder/folder-sync.js";
 import type { SyncSummary } from "../ingest/folder/folder-sync.js";
-import { printJson, withApp, withStoreOptions } from "./store-options.js";
+import { loadRootConfig, printJson, withApp, withStoreOptions } from "./store-options.js";
 import { formatSummary, progressView } from "./sync-report.js";
 
 /**
@@ -18,9 +16,7 @@ export function ingestCommand(): Command {
     .option("--json", "print the summary as JSON on stdout")
     .action(async (dir: string | undefined, o) => {
       const flags = { ...o, root: dir ?? o.root };
-      const config = loadConfig(flags);
-      // Checked before the store opens: opening it would create the folder.
-      if (!(await stat(config.root).catch(() => undefined))?.isDirectory()) throw new Error(`not a folder: ${config.root}`);
+      const config = loadRootConfig(flags);
       await withApp(
         flags,
         async (app) => {

@@ -1,10 +1,9 @@
 import { Command } from "commander";
 import { ensureLocalProject, localPrincipal } from "../access/local-project.js";
-import { loadConfig } from "../config.js";
 import { watchFolder } from "../ingest/folder/folder-watch.js";
 import { log } from "../logger.js";
 import { serveStdio } from "../transports/mcp/stdio.js";
-import { withApp, withStoreOptions } from "./store-options.js";
+import { loadRootConfig, withApp, withStoreOptions } from "./store-options.js";
 import { summaryFields } from "./sync-report.js";
 
 /**
@@ -15,7 +14,7 @@ export function mcpCommand(): Command {
   return withStoreOptions(new Command("mcp").description("serve a folder over MCP stdio (for Claude, Cursor …)"))
     .option("--no-sync", "do not read the folder or watch it")
     .action(async (o) => {
-      const config = loadConfig(o);
+      const config = loadRootConfig(o);
       await withApp(o, async (app) => {
         const local = await ensureLocalProject(app.deps.db, config.root);
         // Stdout is JSON-RPC only: the sync reports through the stderr log.

@@ -3,12 +3,11 @@ import { createApiKey } from "../access/create-api-key.js";
 import { ensureLocalProject } from "../access/local-project.js";
 import { createApp } from "../app.js";
 import { hasLiveProjectKey } from "../store/access/api-keys.js";
-import { loadConfig } from "../config.js";
 import { watchFolder } from "../ingest/folder/folder-watch.js";
 import { log } from "../logger.js";
 import { listen } from "../transports/http/listen.js";
 import { PKS_VERSION } from "../version.js";
-import { withStoreOptions } from "./store-options.js";
+import { loadRootConfig, withStoreOptions } from "./store-options.js";
 import { summaryLine } from "./sync-report.js";
 
 /**
@@ -22,7 +21,7 @@ export function serveCommand(): Command {
     .option("--port <port>", "port (default 8787, or PKS_PORT)")
     .option("--no-sync", "do not read the folder or watch it")
     .action(async (o) => {
-      const config = loadConfig(o);
+      const config = loadRootConfig(o);
       const app = await createApp(config);
       const local = await ensureLocalProject(app.deps.db, config.root);
       // The first run mints the owner's key; so does any run that finds none
