@@ -7,11 +7,14 @@ import type { Queryable } from "../store/db.js";
 import { countCells, countFileSections, readCellPage } from "../store/graph/cell-reads.js";
 import type { CellFilter } from "../store/graph/cell-reads.js";
 import { findEntity } from "../store/graph/entity-reads.js";
+import { cellNeighbours, findPlacedCell } from "../store/graph/cell-context.js";
+import type { CellRow } from "../store/graph/cell-reads.js";
 import { countFilledCells, readFilledCellPage } from "../store/categories/filled-cells.js";
-import type { Cell } from "./resources.js";
+import { readFactions } from "./read-factions.js";
+import type { Cell, CellContext } from "./resources.js";
 import type { FilledCell } from "../categories/resources.js";
 
-export type { Cell } from "./resources.js";
+export type { Cell, CellContext } from "./resources.js";
 
 /** The filters of a cells read, parsed. */
 export interface CellQuery {
@@ -23,6 +26,17 @@ export interface CellQuery {
   cursor?: string | undefined;
   limit: number;
 }
+
+const toCell = (c: CellRow): Cell => ({
+  cellId: c.cellId,
+  entityIds: c.entityIds,
+  fileIds: [c.fileId],
+  projectId: c.projectId,
+  factionId: c.factionId,
+  parentCellId: c.parentCellId,
+  text: c.text,
+  updatedAt: c.updatedAt,
+});
 
 /** Files beyond which a `fileId` read's count is left off. */
 const EXACT_COUNT_SECTIONS = 30;
@@ -48,9 +62,36 @@ export async function readCells(q: Queryable, scope: Scope, query: CellQuery, to
     (after, n) => readCellPage(q, filter, after, n),
     (c) => c.cellId,
   );
-  const rows = page.rows.map(({ fileId, ...c }) => ({ ...c, fileIds: [fileId] }));
+  const rows = page.rows.map(toCell);
   const counted = !query.cursor && isScoped(filter) && (await exactCountAllowed(q, filter));
   return { rows, nextCursor: page.nextCursor, totalCount: counted ? await countCells(q, filter) : undefined };
+}
+
+/**
+ * `GET /v1/projects/{projectId}/cells/{cellId}`: one live cell of the
+ * project or its ancestors, with what a caller needs to cite and read
+ * around it: its faction (the span, with its source location), its file's
+ * project path, and its neighbours in the file's reading order. 404 `cell
+ * not found` for a retired, unknown or unreachable id.
+ */
+export async function readCell(q: Queryable, scope: Scope, cellId: string, tools: Pick<Tools, "cursors">): Promise<CellContext> {
+  const placed = await findPlacedCell(q, scope.projectIds, cellId);
+  if (!placed) throw new AppError("cell_not_found");
+  const [factions, neighbours] = await Promise.all([
+    readFactions(q, scope, { factionIds: [placed.factionId], limit: 1 }, tools),
+    cellNeighbours(q, placed.fileId, placed.ordinal),
+  ]);
+  const faction = factions.rows[0];
+  if (!faction) throw new AppError("cell_not_found");
+  return {
+    cell: toCell(placed),
+    faction,
+    filepath: placed.path,
+    neighbours: {
+      previous: neighbours.previous ? toCell(neighbours.previous) : null,
+      next: neighbours.next ? toCell(neighbours.next) : null,
+    },
+  };
 }
 
 function isScoped(f: CellFilter): boolean {

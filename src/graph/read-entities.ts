@@ -4,6 +4,7 @@ import type { Scope } from "../core/scope.js";
 import type { Tools } from "../core/tools.js";
 import { AppError } from "../errors.js";
 import { ENTITY_KINDS } from "../vocabulary.js";
+import { normalizeName } from "../entities/normalize-name.js";
 import type { Queryable } from "../store/db.js";
 import { entitiesMatchingWords, findCategory, findEntity, readEntityPage, setEntityRoles } from "../store/graph/entity-reads.js";
 import type { EntityFilter, EntityRow } from "../store/graph/entity-reads.js";
@@ -69,8 +70,14 @@ async function entityFilter(q: Queryable, scope: Scope, query: EntityQuery): Pro
   return category ? { ...filter, typeEntityId: category.entityId } : undefined;
 }
 
+/**
+ * Names matching `q`, best first. The query is normalised as names are
+ * (`normalizeName`: camelCase and snake_case split, lower-cased, singular),
+ * so `parseConfig`, `parse_config` and "parse config" all find the entity
+ * `parseConfig`, whose normalised name is `parse config`.
+ */
 async function bestMatches(db: Queryable, filter: EntityFilter, q: string, limit: number): Promise<EntityRow[]> {
-  const phrase = q.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, " ").trim();
+  const phrase = normalizeName(q);
   const words = [...new Set(phrase.split(" ").filter((w) => w.length > 0))].slice(0, 8);
   const candidates = await entitiesMatchingWords(db, filter, words, Q_SCAN);
   const scored = candidates.map((e) => ({ e, score: nameScore(e.normName || e.name.toLowerCase(), phrase, words) }));

@@ -1,6 +1,8 @@
 import type { Queryable } from "../../store/db.js";
 import { cellBriefs, entitiesNamed, entityBriefs, linksOfCells, linksOfEntities } from "../../store/graph/graph-neighbors.js";
 import type { EntityBrief, Link } from "../../store/graph/graph-neighbors.js";
+import { cellSources, entitiesInFiles, symbolEntityPaths } from "../../store/graph/answer-sources.js";
+import type { SourceSpan } from "../../store/graph/answer-sources.js";
 import { bestCellsOfFiles, searchCells, searchFiles } from "../../store/search/lexical-search.js";
 import type { CellHit } from "../../store/search/lexical-search.js";
 import { packRows } from "../pack-rows.js";
@@ -21,10 +23,25 @@ export interface MemoryQueryRequest {
   weights?: FusionWeights | undefined;
 }
 
+/**
+ * A cell of an answer with its source: the file it was read from (id and
+ * project path) and its faction's span, only the keys that apply
+ * (`lineStart`/`lineEnd`, `pdfPageStart`/`pdfPageEnd`, `audioStartMs`/`videoStartMs`).
+ */
+export type AnswerCell = { cellId: string; text: string; fileId: string; filepath: string } & SourceSpan;
+
+/** An entity of an answer: a symbol also names the project path of the file declaring it. */
+export interface AnswerEntity {
+  entityId: string;
+  kind: string;
+  name: string;
+  filepath?: string;
+}
+
 export interface MemoryQueryAnswer {
   query: string;
-  cells: Array<{ cellId: string; text: string }>;
-  entities: Array<{ entityId: string; kind: string; name: string }>;
+  cells: AnswerCell[];
+  entities: AnswerEntity[];
   artifacts: Array<{ artifactId: string; title: string }>;
   budget: number;
   used: number;
@@ -35,10 +52,14 @@ const CELL_POOL = 400;
 const FILE_POOL = 200;
 const WALK_CELLS = 100;
 
-type Row =
-  | { t: "cell"; cellId: string; text: string }
-  | { t: "entity"; entityId: string; kind: string; name: string }
-  | { t: "artifact"; artifactId: string; title: string };
+/**
+ * Cells whose source is looked up: more than any budget can hold, since a
+ * cell row with its ids and path costs well over 16 tokens and packing
+ * passes over at most 50 rows that do not fit.
+ */
+const sourcedCells = (budget: number) => Math.ceil(budget / 16) + 64;
+
+type Row = ({ t: "cell" } & AnswerCell) | ({ t: "entity" } & AnswerEntity) | { t: "artifact"; artifactId: string; title: string };
 
 /**
  * Ranked retrieval packed to a token budget: BM25 over cells and over whole
@@ -46,6 +67,9 @@ type Row =
  * the cell–entity graph, fused, de-duplicated and packed greedily. The
  * project's artifacts whose title or purpose the question matches are rows
  * of the same packing, after the named entities, so they count in `used`.
+ * Each cell row carries its source (file and span) and a symbol its file,
+ * counted too; `fileIds` keeps only rows derived from those files, of
+ * every kind.
  */
 export async function memoryQuery(
   q: Queryable,
@@ -57,25 +81,54 @@ export async function memoryQuery(
   const count = tools.tokens;
   const ranked = await rankCells(q, projectIds, req);
   const seeds = ranked.seeds;
-  const related = await relatedEntities(q, ranked.cells.slice(0, 30).map((c) => c.cellId), ranked.walkEntities, seeds);
-  const artifacts = await relatedArtifacts(q, projectIds[0]!, req.query);
+  const related = await relatedEntities(q, ranked.cells.slice(0, 30).map((c) => c.cellId), ranked.walkEntities, seeds, req.fileIds);
+  const artifacts = await relatedArtifacts(q, projectIds[0]!, req.query, req.fileIds);
+  const cells = await sourced(q, ranked.cells.slice(0, sourcedCells(req.budget)));
+  const entities = await withFiles(q, [...seeds, ...related]);
   const rows: Row[] = [
-    ...seeds.map((e) => ({ t: "entity" as const, ...e })),
+    ...entities.slice(0, seeds.length).map((e) => ({ t: "entity" as const, ...e })),
     ...artifacts.map((a) => ({ t: "artifact" as const, ...a })),
-    ...ranked.cells.map((c) => ({ t: "cell" as const, cellId: c.cellId, text: c.text })),
-    ...related.map((e) => ({ t: "entity" as const, ...e })),
+    ...cells.map((c) => ({ t: "cell" as const, ...c })),
+    ...entities.slice(seeds.length).map((e) => ({ t: "entity" as const, ...e })),
   ];
   const packed = packRows(rows, req.budget, count, (r) => JSON.stringify(shape(req.query, r)));
   return { ...shape(req.query, packed.rows), budget: req.budget, used: packed.used };
 }
 
-function shape(query: string, rows: Row[]) {
+/** The answer's rows as serialized: `used` is the token count of exactly this. */
+function shape(query: string, rows: Row[]): Pick<MemoryQueryAnswer, "query" | "cells" | "entities" | "artifacts"> {
   return {
     query,
-    cells: rows.flatMap((r) => (r.t === "cell" ? [{ cellId: r.cellId, text: r.text }] : [])),
-    entities: rows.flatMap((r) => (r.t === "entity" ? [{ entityId: r.entityId, kind: r.kind, name: r.name }] : [])),
+    cells: rows.flatMap(({ t, ...c }) => (t === "cell" ? [c as AnswerCell] : [])),
+    entities: rows.flatMap(({ t, ...e }) => (t === "entity" ? [e as AnswerEntity] : [])),
     artifacts: rows.flatMap((r) => (r.t === "artifact" ? [{ artifactId: r.artifactId, title: r.title }] : [])),
   };
+}
+
+/** Ranked cells with their sources, in rank order; a cell retired since it was ranked is dropped. */
+async function sourced(q: Queryable, cells: readonly RankedCell[]): Promise<AnswerCell[]> {
+  const sources = await cellSources(q, cells.map((c) => c.cellId));
+  return cells.flatMap((c) => {
+    const source = sources.get(c.cellId);
+    return source ? [{ cellId: c.cellId, text: c.text, fileId: source.fileId, filepath: source.path, ...source.span }] : [];
+  });
+}
+
+/** Entities as answered: a symbol with the path of the file declaring it, when it has a live declaration. */
+async function withFiles(q: Queryable, entities: readonly EntityBrief[]): Promise<AnswerEntity[]> {
+  const paths = await symbolEntityPaths(q, entities.filter((e) => e.kind === "symbol").map((e) => e.entityId));
+  return entities.map((e) => {
+    const filepath = paths.get(e.entityId);
+    const entity = { entityId: e.entityId, kind: e.kind, name: e.name };
+    return filepath === undefined ? entity : { ...entity, filepath };
+  });
+}
+
+/** With `fileIds`, only the entities backing a live cell of those files. */
+async function inFiles(q: Queryable, entities: EntityBrief[], fileIds: readonly string[] | undefined): Promise<EntityBrief[]> {
+  if (!fileIds?.length || entities.length === 0) return entities;
+  const kept = await entitiesInFiles(q, entities.map((e) => e.entityId), fileIds);
+  return entities.filter((e) => kept.has(e.entityId));
 }
 
 /** The fused cell ranking of a query (also used by the evaluation). */
@@ -99,9 +152,10 @@ export async function rankCells(
   return { cells: dropRedundant(fuseCells(pool, files, walk.scores.cells, req.weights)), walkEntities: walk.scores.entities, seeds };
 }
 
-async function seedEntities(q: Queryable, projectIds: string[], req: Pick<MemoryQueryRequest, "query" | "entities">): Promise<EntityBrief[]> {
+/** Entities the query or `entities` name; with `fileIds`, only those backing a cell of those files. */
+async function seedEntities(q: Queryable, projectIds: string[], req: Pick<MemoryQueryRequest, "query" | "entities" | "fileIds">): Promise<EntityBrief[]> {
   const names = [...queryNgrams(req.query), ...(req.entities ?? []).map((e) => e.toLowerCase().trim())].filter(Boolean);
-  return entitiesNamed(q, projectIds, [...new Set(names)]);
+  return inFiles(q, await entitiesNamed(q, projectIds, [...new Set(names)]), req.fileIds);
 }
 
 async function walkFrom(q: Queryable, seedIds: string[], fileIds?: string[]) {
@@ -131,13 +185,24 @@ function walkLinks(links: readonly Link[], seedIds: readonly string[]): { cells:
   return { cells, entities };
 }
 
-/** Entities the walk reached or the top cells name, best first, seeds excluded. */
-async function relatedEntities(q: Queryable, topCells: string[], walk: Map<string, number>, seeds: EntityBrief[]): Promise<EntityBrief[]> {
+/**
+ * Entities the walk reached or the top cells name, best first, seeds
+ * excluded; with `fileIds`, only those backing a cell of those files.
+ */
+async function relatedEntities(
+  q: Queryable,
+  topCells: string[],
+  walk: Map<string, number>,
+  seeds: EntityBrief[],
+  fileIds: readonly string[] | undefined,
+): Promise<EntityBrief[]> {
   const weight = new Map<string, number>();
   for (const [id, v] of walk) weight.set(id, v);
   for (const l of await linksOfCells(q, topCells)) weight.set(l.entityId, (weight.get(l.entityId) ?? 0) + 0.01);
   for (const s of seeds) weight.delete(s.entityId);
-  const ids = [...weight.entries()].sort((a, b) => b[1] - a[1]).slice(0, 20).map(([id]) => id);
-  const briefs = new Map((await entityBriefs(q, ids)).map((e) => [e.entityId, e]));
-  return ids.flatMap((id) => (briefs.has(id) ? [briefs.get(id)!] : []));
+  const ranked = [...weight.entries()].sort((a, b) => b[1] - a[1]).map(([id]) => id);
+  const kept = fileIds?.length ? await entitiesInFiles(q, ranked, fileIds) : undefined;
+  const top = (kept ? ranked.filter((id) => kept.has(id)) : ranked).slice(0, 20);
+  const briefs = new Map((await entityBriefs(q, top)).map((e) => [e.entityId, e]));
+  return top.flatMap((id) => (briefs.has(id) ? [briefs.get(id)!] : []));
 }
