@@ -34,6 +34,7 @@ export const ERROR_TABLE = {
   project_not_found: { status: 404, message: "project not found" },
   entity_not_found: { status: 404, message: "entity not found" },
   file_not_found: { status: 404, message: "file not found" },
+  cell_not_found: { status: 404, message: "cell not found" },
   task_not_found: { status: 404, message: "task not found" },
   artifact_not_found: { status: 404, message: "artifact not found" },
   lease_not_found: { status: 404, message: "lease not found" },

@@ -3,6 +3,7 @@ import { codeContextPack } from "../src/retrieve/code/code-context-pack.js";
 import { seedList } from "../src/retrieve/code/resolve-seeds.js";
 import { defineAction } from "../src/core/action.js";
 import { budgetField, DEFAULT_BUDGET } from "../src/retrieve/budget.js";
+import { indexingNote, indexingSchema } from "../src/retrieve/indexing.js";
 
 /** Most entries a seed list may hold. */
 const MAX_SEEDS = 200;
@@ -41,6 +42,7 @@ export const codeContextPackOutput = z.object({
   used: z.number().int(),
   declarations: z.array(packedDeclaration),
   files: z.array(z.object({ fileId: z.string(), filepath: z.string(), reason: z.enum(["match", "referenced", "imports"]) })),
+  indexing: indexingSchema,
 });
 
 /**
@@ -71,7 +73,8 @@ export const codeContextPackAction = defineAction({
   readOnly: true,
   async run(req, ctx) {
     const budget = req.budget ?? DEFAULT_BUDGET;
-    return codeContextPack(ctx.db, ctx.scope, { ...req, budget }, ctx.tools);
+    const pack = await codeContextPack(ctx.db, ctx.scope, { ...req, budget }, ctx.tools);
+    return { ...pack, ...(await indexingNote(ctx.db, ctx.scope)) };
   },
   links: (pack) => [
     ...pack.declarations.map((d) => ({ kind: "file" as const, id: d.fileId, name: d.filepath })),

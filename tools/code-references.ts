@@ -3,6 +3,7 @@ import { defineAction } from "../src/core/action.js";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/core/paging.js";
 import { listCodeReferences } from "../src/graph/code/read-code-references.js";
 import { codeReferenceSchema } from "../src/graph/resources.js";
+import { indexingNote, indexingSchema } from "../src/retrieve/indexing.js";
 
 const input = z.object({
   query: z
@@ -29,6 +30,7 @@ export const codeReferencesOutput = z.object({
   references: z.array(referenceRow),
   total: z.number().int().min(0),
   more: z.boolean(),
+  indexing: indexingSchema,
 });
 
 /**
@@ -57,7 +59,8 @@ export const codeReferencesAction = defineAction({
   readOnly: true,
   run: async (args, ctx) => {
     const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, args.limit ?? DEFAULT_PAGE_SIZE));
-    return listCodeReferences(ctx.db, ctx.scope, { query: args.query ?? "", limit });
+    const page = await listCodeReferences(ctx.db, ctx.scope, { query: args.query ?? "", limit });
+    return { ...page, ...(await indexingNote(ctx.db, ctx.scope)) };
   },
   links: (page) => page.references.map((r) => ({ kind: "file" as const, id: r.fileId, name: r.filepath })),
 });

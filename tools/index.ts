@@ -3,6 +3,7 @@ import { artifactUpdateAction } from "./artifact-update.js";
 import { codeContextPackAction } from "./code-context-pack.js";
 import { codeReferencesAction } from "./code-references.js";
 import { documentIngestAction } from "./document-ingest.js";
+import { ingestStatusAction } from "./ingest-status.js";
 import { memoryQueryAction } from "./memory-query.js";
 import { objectSubmitAction } from "./object-submit.js";
 import { taskStatusAction } from "./task-status.js";
@@ -25,4 +26,5 @@ export const actions: readonly AnyAction[] = [
   artifactUpdateAction,
   objectSubmitAction,
   taskStatusAction,
+  ingestStatusAction,
 ];

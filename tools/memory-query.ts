@@ -5,8 +5,9 @@ import { DEFAULT_PAGE_SIZE } from "../src/core/paging.js";
 import { AppError } from "../src/errors.js";
 import { readCells } from "../src/graph/read-cells.js";
 import { readEntities } from "../src/graph/read-entities.js";
-import { cellSchema, entitySchema } from "../src/graph/resources.js";
+import { cellSchema, entitySchema, sourceLocationSchema } from "../src/graph/resources.js";
 import { budgetField, DEFAULT_BUDGET, MAX_BUDGET } from "../src/retrieve/budget.js";
+import { indexingNote, indexingSchema } from "../src/retrieve/indexing.js";
 import { memoryQuery } from "../src/retrieve/memory/memory-query.js";
 import { synthesize } from "../src/retrieve/memory/structured-answer.js";
 
@@ -41,11 +42,14 @@ const input = z.object({
 
 const queryAnswer = z.object({
   query: z.string(),
-  cells: z.array(z.object({ cellId: z.string(), text: z.string() })),
-  entities: z.array(z.object({ entityId: z.string(), kind: z.string(), name: z.string() })),
+  /** Each cell with its source: file id, project path and its span's keys that apply. */
+  cells: z.array(z.object({ cellId: z.string(), text: z.string(), fileId: z.string(), filepath: z.string(), ...sourceLocationSchema.shape })),
+  /** A symbol also names the project path of the file declaring it. */
+  entities: z.array(z.object({ entityId: z.string(), kind: z.string(), name: z.string(), filepath: z.string().optional() })),
   artifacts: z.array(z.object({ artifactId: z.string(), title: z.string() })),
   budget: z.number().int(),
   used: z.number().int(),
+  indexing: indexingSchema,
   /** With `schema`: the answer, the cellIds each field came from, and the fields no row spoke to. */
   structured: z.unknown().optional(),
   citations: z.record(z.string(), z.array(z.string())).optional(),
@@ -56,6 +60,7 @@ const listAnswer = z.object({
   kind: z.enum(["cells", "entities"]),
   items: z.union([z.array(cellSchema), z.array(entitySchema)]),
   nextCursor: z.string(),
+  indexing: indexingSchema,
 });
 
 /** Query mode packs ranked rows; list mode pages the raw collection. */
@@ -100,12 +105,13 @@ export const memoryQueryAction = defineAction({
     "Answers a question from what the project knows: its documents, notes, tables, configs, records and code comments, read into " +
     "claims (cells) and the entities they name. Use it for anything said in prose — decisions, designs, how-tos, people, " +
     "incidents, definitions — and before writing about the project; use code_context_pack to find the code a change needs and " +
-    "code_references to find where an identifier is declared or used. With `query`: the most relevant cells ({cellId, text}), " +
-    "the entities the query names and related ones ({entityId, kind, name}) and matching artifacts ({artifactId, title}), " +
-    "packed to `budget` tokens (default 4096; `used` is exact and never exceeds it); ask in full sentences with the names you " +
+    "code_references to find where an identifier is declared or used. With `query`: the most relevant cells ({cellId, text, " +
+    "fileId, filepath} and the span they come from: lineStart/lineEnd, pdfPageStart/pdfPageEnd or audioStartMs/videoStartMs), " +
+    "the entities the query names and related ones ({entityId, kind, name}; a symbol also its filepath) and matching artifacts " +
+    "({artifactId, title}), packed to `budget` tokens (default 4096; `used` is exact and never exceeds it); ask in full sentences with the names you " +
     "know, narrow with `fileIds` or seed `entities`. Add `schema` (a JSON Schema) to also get `structured`, filled only from " +
     "the returned rows, with `citations` (JSON Pointer → cellIds) and `missing` (required fields no row answered). Cite the " +
-    "cellIds you use. Without `query`: one page of raw cells or entities (`kind`) with `nextCursor` (empty on the last page). " +
+    "cellIds you use. While files are still being read the answer carries indexing {ready, total}: it may be partial. Without `query`: one page of raw cells or entities (`kind`) with `nextCursor` (empty on the last page). " +
     'Good calls: {"query": "Why did we move billing off the nightly batch?"}, ' +
     '{"query": "Who owns the payments service and what is its on-call rota?", "schema": {"type": "object", "properties": ' +
     '{"owner": {"type": "string"}, "rota": {"type": "string"}}}}.',
@@ -119,10 +125,11 @@ export const memoryQueryAction = defineAction({
       const page = { cursor: req.cursor || undefined, limit: DEFAULT_PAGE_SIZE };
       const kind = req.kind ?? "cells";
       const read = kind === "cells" ? await readCells(ctx.db, ctx.scope, page, ctx.tools) : await readEntities(ctx.db, ctx.scope, page, ctx.tools);
-      return { kind, items: read.rows, nextCursor: read.nextCursor };
+      return { kind, items: read.rows, nextCursor: read.nextCursor, ...(await indexingNote(ctx.db, ctx.scope)) };
     }
     const budget = req.budget ?? DEFAULT_BUDGET;
-    const answer = await memoryQuery(ctx.db, ctx.scope, { query: req.query, budget, fileIds: req.fileIds, entities: req.entities }, ctx.tools);
+    const found = await memoryQuery(ctx.db, ctx.scope, { query: req.query, budget, fileIds: req.fileIds, entities: req.entities }, ctx.tools);
+    const answer = { ...found, ...(await indexingNote(ctx.db, ctx.scope)) };
     if (!req.schema) return answer;
     const s = synthesize(req.schema, req.query, answer.cells);
     return { ...answer, structured: s.structured, citations: s.citations, ...(s.missing ? { missing: s.missing } : {}) };

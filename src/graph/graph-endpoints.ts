@@ -3,12 +3,14 @@ import { defineEndpoint } from "../core/endpoint.js";
 import type { AnyEndpoint } from "../core/endpoint.js";
 import { cursorParam, idListParam, limitParam } from "../core/paging.js";
 import { FACTION_TYPES } from "../vocabulary.js";
-import { readCells } from "./read-cells.js";
+import { readCell, readCells } from "./read-cells.js";
 import { putEntityRoles, readEntities, ROLE_NAME } from "./read-entities.js";
 import { readFactions } from "./read-factions.js";
 import { FILE_STATUSES, readFile, readFiles } from "./read-files.js";
+import { entityDetailSchema, readEntity } from "./read-entity.js";
+import { fileTextSchema, readFileText } from "./read-file-text.js";
 import { filledCellShape } from "../categories/resources.js";
-import { cellSchema, entityRolesSchema, entitySchema, factionSchema, fileSchema } from "./resources.js";
+import { cellContextSchema, cellSchema, entityRolesSchema, entitySchema, factionSchema, fileSchema } from "./resources.js";
 
 const projectParams = z.object({ projectId: z.string() });
 /** An optional single-valued query parameter; empty means absent. */
@@ -52,6 +54,17 @@ export const graphEndpoints: AnyEndpoint[] = [
     run: ({ query }, ctx) => readCells(ctx.db, ctx.scope, query, ctx.tools),
   }),
   defineEndpoint({
+    name: "cells.get",
+    method: "GET",
+    path: "/v1/projects/:projectId/cells/:cellId",
+    summary: "One cell with its faction, its file's path and its neighbours in the file",
+    project: "path",
+    access: "viewer",
+    input: z.object({ params: projectParams.extend({ cellId: z.string() }) }),
+    output: cellContextSchema,
+    run: ({ params }, ctx) => readCell(ctx.db, ctx.scope, params.cellId, ctx.tools),
+  }),
+  defineEndpoint({
     name: "entities.list",
     method: "GET",
     path: "/v1/projects/:projectId/entities",
@@ -70,6 +83,17 @@ export const graphEndpoints: AnyEndpoint[] = [
     }),
     output: z.array(entitySchema),
     run: ({ query }, ctx) => readEntities(ctx.db, ctx.scope, query, ctx.tools),
+  }),
+  defineEndpoint({
+    name: "entities.get",
+    method: "GET",
+    path: "/v1/projects/:projectId/entities/:entityId",
+    summary: "One entity with its live cell count and roles",
+    project: "path",
+    access: "viewer",
+    input: z.object({ params: projectParams.extend({ entityId: z.string() }) }),
+    output: entityDetailSchema,
+    run: ({ params }, ctx) => readEntity(ctx.db, ctx.scope, params.entityId),
   }),
   defineEndpoint({
     name: "factions.list",
@@ -118,6 +142,17 @@ export const graphEndpoints: AnyEndpoint[] = [
     input: z.object({ params: projectParams.extend({ fileId: z.string() }) }),
     output: fileSchema,
     run: ({ params }, ctx) => readFile(ctx.db, ctx.scope, params.fileId),
+  }),
+  defineEndpoint({
+    name: "files.text",
+    method: "GET",
+    path: "/v1/projects/:projectId/files/:fileId/text",
+    summary: "One file's text, decoded as its readers decode it (null when the file is not text)",
+    project: "path",
+    access: "viewer",
+    input: z.object({ params: projectParams.extend({ fileId: z.string() }) }),
+    output: fileTextSchema,
+    run: ({ params }, ctx) => readFileText(ctx.db, ctx.scope, params.fileId),
   }),
   defineEndpoint({
     name: "entities.roles.put",

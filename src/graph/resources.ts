@@ -50,6 +50,19 @@ export const factionSchema = z.object({
 });
 export type Faction = z.infer<typeof factionSchema>;
 
+/**
+ * One cell read by id: the cell, its faction (the span it was read from),
+ * its file's project path, and the live cells just before and after it in
+ * the file's reading order (null at either end).
+ */
+export const cellContextSchema = z.object({
+  cell: cellSchema,
+  faction: factionSchema,
+  filepath: z.string(),
+  neighbours: z.object({ previous: cellSchema.nullable(), next: cellSchema.nullable() }),
+});
+export type CellContext = z.infer<typeof cellContextSchema>;
+
 /** The File resource (plus `path`, `contentType` and, on failure, `error`). */
 export const fileSchema = z.object({
   fileId: z.string(),

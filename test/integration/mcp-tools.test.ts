@@ -121,6 +121,7 @@ describe("MCP tools", () => {
       return resultOf(r);
     };
 
+    await check("ingest_status", {});
     await check("memory_query", { query: "payment outage severity" });
     await check("memory_query", { query: "Who owns the billing service?", schema: { type: "object", properties: { owner: { type: "string" } } } });
     await check("memory_query", {});
