@@ -2,8 +2,25 @@
  * Part-of-speech and name tags from the English tagger (compromise): which
  * words of a sentence are first names, organisations, places, verbs …
  */
-import nlp from "compromise";
+import { createRequire } from "node:module";
+import type Nlp from "compromise";
 import { singularWord } from "./normalize-name.js";
+
+let tagger: typeof Nlp | undefined;
+
+/**
+ * The tagger, loaded on first use. Loading it takes a third of a second,
+ * which every `pks` start would pay (an MCP client spawns one per session)
+ * while most never tag a word: reader threads spot names, and the main
+ * thread only spots a reading that reached it unspotted. Spotting is
+ * synchronous code run word by word, so the load is a synchronous `require`
+ * of the package's CommonJS build (the same release as its ES module, with
+ * the same tags), not an `import()`.
+ */
+function nlp(): typeof Nlp {
+  tagger ??= createRequire(import.meta.url)("compromise") as typeof Nlp;
+  return tagger;
+}
 
 /** Tags of each word of a text, looked up by the word in lower case. */
 export interface WordTags {
@@ -28,7 +45,7 @@ function termList(json: unknown): { text: string; tags: string[] }[] {
 
 function tagAll(text: string): Map<string, Set<string>> {
   const tags = new Map<string, Set<string>>();
-  for (const term of termList(nlp(text).json({ terms: { text: true, tags: true } }))) {
+  for (const term of termList(nlp()(text).json({ terms: { text: true, tags: true } }))) {
     const key = term.text.toLowerCase();
     const set = tags.get(key) ?? new Set<string>();
     for (const tag of term.tags) set.add(tag);
@@ -59,7 +76,7 @@ export function tagsOf(tags: WordTags, word: string): ReadonlySet<string> {
 let lexicon: ReadonlyMap<string, string> | undefined;
 
 function loadLexicon(): ReadonlyMap<string, string> {
-  const model: unknown = nlp.model();
+  const model: unknown = nlp().model();
   const words: unknown = (model as { one?: { lexicon?: unknown } }).one?.lexicon;
   const entries = words !== null && typeof words === "object" ? Object.entries(words) : [];
   const tags = new Map<string, string>();

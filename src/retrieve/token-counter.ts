@@ -3,8 +3,7 @@
  * both packed to a budget counted here, and the budget a caller names is
  * the count of tiktoken's own encoder.
  */
-import { countTokens as countCl100k } from "gpt-tokenizer/encoding/cl100k_base";
-import { countTokens as countO200k } from "gpt-tokenizer/encoding/o200k_base";
+import { createRequire } from "node:module";
 import { CL100K_TOKEN_SPLIT_REGEX, O200K_TOKEN_SPLIT_REGEX } from "gpt-tokenizer/encodingParams/constants";
 
 export type TokenEncoding = "o200k_base" | "cl100k_base";
@@ -38,9 +37,24 @@ const LONG_RUN_HINT = new RegExp(
 const ORDINARY = { disallowedSpecial: new Set<string>() };
 
 const ENCODINGS = {
-  o200k_base: { count: (text: string) => countO200k(text, ORDINARY), split: O200K_TOKEN_SPLIT_REGEX },
-  cl100k_base: { count: (text: string) => countCl100k(text, ORDINARY), split: CL100K_TOKEN_SPLIT_REGEX },
-} satisfies Record<TokenEncoding, { count: TokenCounter; split: RegExp }>;
+  o200k_base: { module: "gpt-tokenizer/encoding/o200k_base", split: O200K_TOKEN_SPLIT_REGEX },
+  cl100k_base: { module: "gpt-tokenizer/encoding/cl100k_base", split: CL100K_TOKEN_SPLIT_REGEX },
+} satisfies Record<TokenEncoding, { module: string; split: RegExp }>;
+
+type EncodingModule = typeof import("gpt-tokenizer/encoding/o200k_base");
+
+/**
+ * The encoding's counter, its tables loaded on the first count. Loading
+ * o200k takes a fifth of a second, which every `pks` start would pay (an
+ * MCP client spawns one per session) though most never pack an answer.
+ * Counting is synchronous and runs inside packing loops, so the load is a
+ * synchronous `require` of the package's CommonJS build (the same release
+ * as its ES modules), not an `import()`.
+ */
+function loadedCount(encoding: TokenEncoding): TokenCounter {
+  const { countTokens } = createRequire(import.meta.url)(ENCODINGS[encoding].module) as EncodingModule;
+  return (text) => countTokens(text, ORDINARY);
+}
 
 /**
  * Counts the text between long pre-tokens whole and each long pre-token in
@@ -76,6 +90,8 @@ function countAroundLongPieces(text: string, count: TokenCounter, split: RegExp)
  * characters, serialized answer rows included.
  */
 export function tokenCounter(encoding: TokenEncoding): TokenCounter {
-  const { count, split } = ENCODINGS[encoding];
+  const { split } = ENCODINGS[encoding];
+  let loaded: TokenCounter | undefined;
+  const count: TokenCounter = (text) => (loaded ??= loadedCount(encoding))(text);
   return (text) => (text.length <= MAX_PIECE || !LONG_RUN_HINT.test(text) ? count(text) : countAroundLongPieces(text, count, split));
 }
