@@ -2,7 +2,6 @@ import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
-import { createApp } from "../app.js";
 import type { App } from "../app.js";
 import { loadConfig } from "../config.js";
 import type { Config, ConfigFlags } from "../config.js";
@@ -64,6 +63,8 @@ function prepareDataFolder(dbUrl: string): void {
  * admin command must not take over the files a running server is reading.
  */
 export async function withApp<T>(flags: ConfigFlags, fn: (app: App) => Promise<T>, options: { worker?: boolean } = {}): Promise<T> {
+  // Imported here, not above: a command loads the app only when it runs (`pks mcp` answers `initialize` first).
+  const { createApp } = await import("../app.js");
   const app = await createApp(loadRootConfig(flags), { startWorker: options.worker ?? false });
   try {
     return await fn(app);

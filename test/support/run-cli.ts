@@ -9,7 +9,8 @@ export async function runCli(...args: string[]): Promise<string> {
     return true;
   });
   try {
-    await buildCli().exitOverride().parseAsync(["node", "pks", ...args]);
+    const argv = ["node", "pks", ...args];
+    await (await buildCli(argv)).exitOverride().parseAsync(argv);
   } finally {
     spy.mockRestore();
   }
