@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineAction } from "../src/core/action.js";
-import { cursorParam, DEFAULT_PAGE_SIZE, limitParam, MAX_PAGE_SIZE } from "../src/core/paging.js";
+import { cursorParam, DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../src/core/paging.js";
 import { confirmProposal, listProposals, rejectProposal } from "../src/categories/proposals.js";
 import { categorySchemaShape, proposalShape, schemaFieldShape } from "../src/categories/resources.js";
 import { TYPE_REFILL } from "../src/categories/refill-task.js";
@@ -28,7 +28,13 @@ export const typeProposalsAction = defineAction({
     '`cursor`/`limit` (default 50, at most 200). Good call: {}, then {"cursor": "<nextCursor>"} while nextCursor is not empty.',
   input: z.object({
     cursor: cursorParam.describe("nextCursor of a previous page."),
-    limit: limitParam.describe(`Proposals per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).`),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PAGE_SIZE)
+      .default(DEFAULT_PAGE_SIZE)
+      .describe(`Proposals per page (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE}).`),
   }),
   output: z.object({ proposals: z.array(proposalShape), nextCursor: z.string() }),
   access: "viewer",

@@ -54,7 +54,76 @@ export class Catalog {
 export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const json = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
   delete json.$schema;
-  return portableTuples(json) as Record<string, unknown>;
+  return portableSchema(portableTuples(json)) as Record<string, unknown>;
+}
+
+/** Keywords that apply to one JSON type only: they go to that type's branch when a type list is split. */
+const KEYWORD_TYPE: Record<string, string> = {
+  minLength: "string",
+  maxLength: "string",
+  pattern: "string",
+  format: "string",
+  minimum: "number",
+  maximum: "number",
+  exclusiveMinimum: "number",
+  exclusiveMaximum: "number",
+  multipleOf: "number",
+  items: "array",
+  prefixItems: "array",
+  minItems: "array",
+  maxItems: "array",
+  uniqueItems: "array",
+  properties: "object",
+  required: "object",
+  additionalProperties: "object",
+  propertyNames: "object",
+  minProperties: "object",
+  maxProperties: "object",
+};
+/** Keywords that only annotate: a schema with nothing else accepts any value. */
+const ANNOTATIONS = new Set(["description", "title", "default", "examples", "deprecated", "readOnly", "writeOnly"]);
+const ANY_JSON = ["object", "array", "string", "number", "boolean", "null"].map((type) => ({ type }));
+
+/**
+ * Spells a schema the way every client reads it alike (tool schemas are
+ * mapped onto single-`type` dialects by some model providers): a `type` list
+ * becomes `anyOf` branches of one type each, carrying the keywords of that
+ * type; a schema with no validation keyword (any value) says so with an
+ * `anyOf` of every JSON type, and as `additionalProperties` it is `true`.
+ * The accepted values are the same.
+ */
+function portableSchema(node: unknown): unknown {
+  if (typeof node !== "object" || node === null || Array.isArray(node)) return node;
+  const schema: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) schema[key] = childSchemas(key, value);
+  if (Object.keys(schema).every((k) => ANNOTATIONS.has(k))) return { ...schema, anyOf: ANY_JSON };
+  const types = schema.type;
+  if (!Array.isArray(types)) return schema;
+  const outer: Record<string, unknown> = {};
+  const branches = new Map<string, Record<string, unknown>>(types.map((t: string) => [t, { type: t }]));
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === "type") continue;
+    const owner = KEYWORD_TYPE[key];
+    const branch = owner === undefined ? undefined : (branches.get(owner) ?? (owner === "number" ? branches.get("integer") : undefined));
+    if (branch) branch[key] = value;
+    else outer[key] = value;
+  }
+  return { ...outer, anyOf: [...branches.values()] };
+}
+
+/** The subschemas under one keyword, each made portable; anything else as it is. */
+function childSchemas(key: string, value: unknown): unknown {
+  if (key === "properties" || key === "$defs" || key === "definitions") {
+    if (typeof value !== "object" || value === null) return value;
+    return Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, portableSchema(sub)]));
+  }
+  if (key === "anyOf" || key === "oneOf" || key === "allOf" || key === "prefixItems") return Array.isArray(value) ? value.map(portableSchema) : value;
+  if (key === "additionalProperties") {
+    if (typeof value !== "object" || value === null) return value;
+    return Object.keys(value).every((k) => ANNOTATIONS.has(k)) ? true : portableSchema(value);
+  }
+  if (key === "items" || key === "not" || key === "propertyNames") return portableSchema(value);
+  return value;
 }
 
 /**
