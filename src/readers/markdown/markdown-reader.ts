@@ -2,86 +2,25 @@
  * Markdown (CommonMark + GFM tables, task lists, strikethrough, YAML front
  * matter): one faction per top-level block, cells per sentence, list item,
  * table row, code-block head and front-matter key, each under its heading.
+ * A re-reading of an edited document parses only the parts that changed
+ * (see `markdown-incremental.ts`); the output is the same either way.
  */
-import type { RootContent } from "mdast";
-import { fromMarkdown } from "mdast-util-from-markdown";
-import { frontmatterFromMarkdown } from "mdast-util-frontmatter";
-import { gfmFromMarkdown } from "mdast-util-gfm";
-import { frontmatter } from "micromark-extension-frontmatter";
-import { gfm } from "micromark-extension-gfm";
-import type { BlockSpan } from "../common/document-builder.js";
 import { DocumentBuilder } from "../common/document-builder.js";
-import { fenceMediaType } from "../common/fence-media-type.js";
-import { frontMatterCells } from "./front-matter.js";
-import { blockCells } from "./markdown-cells.js";
-import { inlineText } from "./markdown-inline.js";
-import { useLinearEdits } from "./linear-edits.js";
-import { checkMarkdownNesting } from "./markdown-nesting.js";
-import type { FactionType, Reader, ReaderInput, ReadOutput } from "../reader.js";
 import { readableText } from "../common/refusals.js";
-import { capCellText, collapseWhitespace } from "../common/sentences.js";
+import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
+import { MarkdownPartCache, readMarkdownSource } from "./markdown-incremental.js";
+import { checkMarkdownNesting } from "./markdown-nesting.js";
 
 const MARKDOWN_TYPES = new Set(["text/markdown", "text/x-markdown"]);
 const MARKDOWN_EXTENSIONS = [".md", ".markdown", ".mdown", ".mkd", ".mkdn"];
 
-const parseOptions = {
-  extensions: [gfm(), frontmatter(["yaml"])],
-  mdastExtensions: [gfmFromMarkdown(), frontmatterFromMarkdown(["yaml"])],
-};
-
-/** Faction type of a top-level block; undefined for blocks that carry no content. */
-function factionTypeOf(node: RootContent): FactionType | undefined {
-  switch (node.type) {
-    case "heading":
-      return "heading";
-    case "paragraph":
-    case "blockquote":
-    case "html":
-    case "footnoteDefinition":
-      return "text";
-    case "list":
-      return "list";
-    case "table":
-      return "table";
-    case "code":
-      return "code_block";
-    case "yaml":
-      return "config";
-    default:
-      return undefined;
-  }
-}
-
-function inferredTypeOf(node: RootContent): string {
-  if (node.type === "code") return fenceMediaType(node.lang);
-  if (node.type === "yaml") return "application/yaml";
-  if (node.type === "html") return "text/html";
-  return "text/markdown";
-}
-
-function spanOf(node: RootContent, factionType: FactionType, source: string): BlockSpan {
-  const pos = node.position;
-  return {
-    factionType,
-    inferredType: inferredTypeOf(node),
-    location: pos === undefined ? {} : { lineStart: pos.start.line, lineEnd: pos.end.line },
-    text: pos?.start.offset === undefined ? "" : source.slice(pos.start.offset, pos.end.offset),
-  };
-}
-
-function addBlock(builder: DocumentBuilder, node: RootContent, source: string): void {
-  const factionType = factionTypeOf(node);
-  if (factionType === undefined) return;
-  const span = spanOf(node, factionType, source);
-  if (node.type === "heading") {
-    const title = capCellText(collapseWhitespace(inlineText(node)))[0] ?? "";
-    builder.heading(node.depth, title, span);
-  } else if (node.type === "yaml") {
-    builder.block(span, frontMatterCells(node.value));
-  } else {
-    builder.block(span, blockCells(node));
-  }
-}
+/**
+ * The previous readings this thread keeps. Each reader thread loads the
+ * registry once and keeps it, so this cache lives as long as the thread:
+ * a file re-read in the thread that read it last parses only its changed
+ * parts; anywhere else it is parsed whole once.
+ */
+const partCache = new MarkdownPartCache();
 
 /**
  * Refuses noise ("file is not text") and nesting past
@@ -91,14 +30,10 @@ function addBlock(builder: DocumentBuilder, node: RootContent, source: string): 
  */
 function readMarkdown(input: ReaderInput): ReadOutput {
   const source = readableText(input.bytes);
-  const builder = new DocumentBuilder();
   // Bytes that are not text (a NUL) give an empty reading, as the secret scan skipped them.
-  if (source === undefined) return builder.finish();
+  if (source === undefined) return new DocumentBuilder().finish();
   checkMarkdownNesting(source);
-  useLinearEdits();
-  const tree = fromMarkdown(source, parseOptions);
-  for (const node of tree.children) addBlock(builder, node, source);
-  return builder.finish();
+  return readMarkdownSource(source, input.path, partCache);
 }
 
 /** Reader for Markdown files (`text/markdown`, `.md`, `.markdown`, …). */
