@@ -54,9 +54,15 @@ async function entityByKey(q: Queryable, projectId: string, kind: string, normNa
 
 /** Drops the document-entity and symbol-mention links of a file's cells, before its reading writes them anew. */
 export async function unlinkFileMentions(q: Queryable, projectId: string, fileId: string): Promise<void> {
+  // Driven from the file's cells (cells by file, then each cell's links; CROSS
+  // JOIN fixes that order for SQLite's planner): starting from the project's
+  // entities made every file cost more as the project's entities grew.
   await q.execute(
-    `DELETE FROM cell_entities WHERE cell_id IN (SELECT cell_id FROM cells WHERE file_id = ?)
-       AND entity_id IN (SELECT entity_id FROM entities WHERE project_id = ? AND (kind = 'symbol' OR source_key LIKE '${NAME_KEY}%'))`,
+    `DELETE FROM cell_entities WHERE rowid IN (
+       SELECT ce.rowid FROM cells c
+       CROSS JOIN cell_entities ce ON ce.cell_id = c.cell_id
+       CROSS JOIN entities e ON e.entity_id = ce.entity_id
+       WHERE c.file_id = ? AND e.project_id = ? AND (e.kind = 'symbol' OR e.source_key LIKE '${NAME_KEY}%'))`,
     [fileId, projectId],
   );
   await q.execute("DELETE FROM symbol_mentions WHERE cell_id IN (SELECT cell_id FROM cells WHERE file_id = ?)", [fileId]);
