@@ -328,3 +328,35 @@ describe("typed knowledge over MCP and dispatch", () => {
     }
   });
 });
+
+describe("typed knowledge: the proposals list pages newest first", () => {
+  it("three shapes proposed one batch after another page one at a time, newest first, with cursors only this read issued", async () => {
+    const w = await createTestWorld({ env: { PKS_RATE_LIMIT: "100000" } });
+    try {
+      const token = await session(w, w.keys.editor);
+      const base = `/v1/projects/${w.projectId}`;
+      const runbook = (t: string) => `# Runbook: ${t}\n\n- Service: billing\n- Pager: ops\n- Duration: 10 minutes\n`;
+      const meeting = (t: string) => `# Meeting: ${t}\n\n- Attendees: Ann, Bo\n- Decision: ship it\n- Owner: Ann\n`;
+      for (const [i, make] of [report, runbook, meeting].entries()) {
+        await ingest(w, [fileEntry(`batch${i}/a.md`, make("One")), fileEntry(`batch${i}/b.md`, make("Two"))]);
+        await settle(w);
+      }
+      const names: string[] = [];
+      let cursor = "";
+      for (let page = 0; page < 5; page++) {
+        const res = await send(w, `${base}/category-proposals?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, { key: token });
+        expect(res.status).toBe(200);
+        names.push(...((await res.json()) as Proposal[]).map((p) => p.name));
+        cursor = res.headers.get("x-next-cursor") ?? "";
+        if (!cursor) break;
+      }
+      expect(names).toEqual(["Meeting", "Runbook", "Incident"]);
+      // A cursor issued by another read is refused.
+      const cells = await send(w, `${base}/cells?limit=1`, { key: w.keys.viewer });
+      const foreign = await send(w, `${base}/category-proposals?limit=1&cursor=${encodeURIComponent(cells.headers.get("x-next-cursor")!)}`, { key: token });
+      expect(await foreign.json()).toEqual(errorOf(400, "invalid_cursor", "invalid cursor"));
+    } finally {
+      await w.close();
+    }
+  });
+});
