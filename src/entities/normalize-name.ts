@@ -3,6 +3,7 @@
  * one name — case, camelCase or snake_case spelling, punctuation, a plural —
  * share it, so lookups by name find them all.
  */
+import { memoize } from "./memo.js";
 
 /** Words that end like plurals but are not (or whose singular keeps the `ie`). */
 const KEEP_AS_IS = new Set(["series", "species", "news", "status", "canvas", "alias", "bias", "atlas", "lens", "process"]);
@@ -32,10 +33,10 @@ function splitCamel(text: string): string {
  * Letters and digits of every script are kept; everything else separates
  * words.
  */
-export function normalizeName(name: string): string {
+export const normalizeName: (name: string) => string = memoize((name) => {
   const words = splitCamel(name.normalize("NFKC"))
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0);
   return words.map(singularWord).join(" ");
-}
+});

@@ -146,7 +146,25 @@ function cueAfter(run: Run, tokens: readonly TextToken[], words: readonly string
   return { suffix: "" };
 }
 
-function mentionOf(run: Run, tokens: readonly TextToken[], tags: WordTags, context: NameContext): EntityMention | undefined {
+/**
+ * Whether only the tagger can settle the run, and only between nothing and
+ * a hinted mention: one plain word opening a sentence ("Install", or a name
+ * such as "Deno"), or one everyday word capitalised mid-sentence
+ * ("Workers"). Such a mention backs no entity on its own, so a caller that
+ * sees the whole document asks the tagger only when the document names the
+ * same thing elsewhere.
+ */
+function isUndecided(run: Run): boolean {
+  const single = run.words.length === 1 ? (run.words[0] ?? "") : undefined;
+  if (single === undefined || hasNameShape(single)) return false;
+  if (!run.initial) return isKnownWord(single);
+  return !(single.includes("-") && STOPWORDS.has(single.split("-")[0]?.toLowerCase() ?? "")) && !isKnownPlaceOrOrganization(single);
+}
+
+/** Receives the names {@link properNameMentions} leaves undecided (see {@link isUndecided}). */
+export type Undecided = (name: string) => void;
+
+function mentionOf(run: Run, tokens: readonly TextToken[], tags: WordTags, context: NameContext, undecided?: Undecided): EntityMention | undefined {
   let words = run.words;
   if (run.initial && words.length > 1 && isOrdinaryOpening(words[0] ?? "", tags)) {
     words = words.slice(1);
@@ -154,11 +172,17 @@ function mentionOf(run: Run, tokens: readonly TextToken[], tags: WordTags, conte
     if (words.length === 1 && !hasNameShape(words[0] ?? "") && isKnownWord(words[0] ?? "")) return undefined;
   }
   const { suffix, kind: cued } = cueAfter(run, tokens, words);
-  // An event cue or a version number says "name" whatever the capital says.
-  const hint = cued !== undefined ? undefined : runHint({ ...run, words, initial: run.initial && words === run.words }, tags);
-  if (hint === "drop" || words.every((w) => isGenericName(w) || STOPWORDS.has(w.toLowerCase()) || CONNECTORS.has(w))) return undefined;
+  // What the tagger cannot change is tested before it runs.
+  if (words.every((w) => isGenericName(w) || STOPWORDS.has(w.toLowerCase()) || CONNECTORS.has(w))) return undefined;
   const name = cleanName(`${words.join(" ")}${suffix}`);
   if (!isPlausibleName(name)) return undefined;
+  if (undecided !== undefined && cued === undefined && !name.includes(" ") && isUndecided(run)) {
+    undecided(name);
+    return undefined;
+  }
+  // An event cue or a version number says "name" whatever the capital says.
+  const hint = cued !== undefined ? undefined : runHint({ ...run, words, initial: run.initial && words === run.words }, tags);
+  if (hint === "drop") return undefined;
   const kind = cued ?? nameKind(name.split(" "), tags, context);
   const mention: EntityMention = { name, kind, source: "nlp" };
   return hint === undefined ? mention : { ...mention, hint };
@@ -167,15 +191,17 @@ function mentionOf(run: Run, tokens: readonly TextToken[], tags: WordTags, conte
 /**
  * Mentions of capitalised names among `tokens`. `personSection`: the cell
  * sits under a heading such as "Authors", where plain two-word names are
- * people.
+ * people. With `undecided`, single words that would only make a hinted
+ * mention are handed to it instead of to the tagger; the mentions returned
+ * are then those without it, less those words.
  */
-export function properNameMentions(tokens: readonly TextToken[], tags: WordTags, personSection: boolean): EntityMention[] {
+export function properNameMentions(tokens: readonly TextToken[], tags: WordTags, personSection: boolean, undecided?: Undecided): EntityMention[] {
   const mentions: EntityMention[] = [];
   let previousPerson = -1;
   const runs = collectRuns(tokens).flatMap((whole) => splitAmpersand(whole, tags)).flatMap(salvageLong);
   for (const run of runs) {
     const listed = previousPerson >= 0 && previousPerson >= run.start - 2;
-    const mention = mentionOf(run, tokens, tags, { personCue: listed || personCue(tokens, run, personSection) });
+    const mention = mentionOf(run, tokens, tags, { personCue: listed || personCue(tokens, run, personSection) }, undecided);
     if (mention === undefined) continue;
     mentions.push(mention);
     if (mention.kind === "person") previousPerson = run.end;

@@ -7,6 +7,7 @@
  */
 import { normalizeName } from "./normalize-name.js";
 import { cleanName } from "./clean-name.js";
+import { memoize } from "./memo.js";
 import type { EntityMention, MentionKind, MentionSource } from "./entity-mention.js";
 
 /** A mention and the cell it was spotted in (any key the caller uses for cells). */
@@ -35,9 +36,10 @@ export interface ResolvedEntity<C> {
 /** Which kind wins a tie: the more specific first. */
 const KIND_PRECEDENCE: readonly MentionKind[] = ["person", "organization", "place", "event", "symbol", "product", "concept"];
 
-function keyOf(name: string): string {
-  return normalizeName(cleanName(name));
-}
+/** The key mentions are grouped by: spellings with one key are one entity (empty: the mention is left out). */
+export const resolutionKey: (name: string) => string = memoize((name) => normalizeName(cleanName(name)));
+
+const keyOf = resolutionKey;
 
 class Groups {
   readonly #parent = new Map<string, string>();

@@ -11,6 +11,7 @@ import { definitionMentions } from "./definition-mentions.js";
 import type { EntityMention, MentionSource, SpotInput } from "./entity-mention.js";
 import { headingMentions } from "./heading-mentions.js";
 import { properNameMentions } from "./proper-name-mentions.js";
+import type { Undecided } from "./proper-name-mentions.js";
 import { textTokens } from "./text-tokens.js";
 import { toolMentions } from "./tool-mentions.js";
 import { tagWords } from "./word-tags.js";
@@ -32,20 +33,33 @@ function rank(m: EntityMention): number {
   return (m.hint === undefined ? 0 : 10) + SOURCE_RANK[m.source];
 }
 
+/** What makes two mentions of one cell the same: the name, and the name it is declared an alias of. */
+function dedupeKey(m: Pick<EntityMention, "name" | "aliasOf">): string {
+  return `${normalizeName(m.name) || m.name}\u0000${m.aliasOf === undefined ? "" : normalizeName(m.aliasOf)}`;
+}
+
 /** One mention per name (and alias declaration), the most telling first. */
 function dedupe(mentions: readonly EntityMention[]): EntityMention[] {
   const kept = new Map<string, EntityMention>();
   for (const m of [...mentions].sort((a, b) => rank(a) - rank(b))) {
-    const key = `${normalizeName(m.name) || m.name}\u0000${m.aliasOf === undefined ? "" : normalizeName(m.aliasOf)}`;
+    const key = dedupeKey(m);
     if (!kept.has(key)) kept.set(key, m);
   }
   return [...kept.values()];
 }
 
+/** The code spans of the last span text read: a span's cells come one after another, each asking for them. */
+let lastSpans: { raw: string; spans: string[] } | undefined;
+
+function spansOf(raw: string): string[] {
+  if (lastSpans?.raw !== raw) lastSpans = { raw, spans: codeSpans(raw) };
+  return lastSpans.spans;
+}
+
 /** Code spans of the raw span text that this cell's text contains. */
 function codeSpanMentions(cell: SpotInput): EntityMention[] {
   const raw = cell.factionText !== undefined && cell.factionText.length <= MAX_RAW_CHARS ? cell.factionText : cell.text;
-  const spans = codeSpans(raw);
+  const spans = spansOf(raw);
   return spans.filter((s) => cell.text.includes(s.trim())).flatMap((s) => codeSpanMention(s) ?? []);
 }
 
@@ -71,11 +85,11 @@ function inPersonSection(headingPath: readonly string[]): boolean {
   return headingPath.some((h) => PERSON_SECTIONS.has(h.replace(/^[\d.\s]+/, "").trim().toLowerCase()));
 }
 
-function proseMentions(cell: SpotInput, text: string): EntityMention[] {
+function proseMentions(cell: SpotInput, text: string, undecided?: Undecided): EntityMention[] {
   const tokens = textTokens(text);
   const tags = tagWords(text);
   const found = [...codeSpanMentions(cell), ...tokens.flatMap((t) => codeWordMention(t.core) ?? []), ...toolMentions(tokens, tags)];
-  found.push(...properNameMentions(tokens, tags, inPersonSection(cell.headingPath)));
+  found.push(...properNameMentions(tokens, tags, inPersonSection(cell.headingPath), undecided));
   for (const clause of clauses(text)) found.push(...definitionMentions(clause, tags));
   return found;
 }
@@ -95,4 +109,31 @@ export function spotEntities(cell: SpotInput): EntityMention[] {
     return dedupe([...codeSpanMentions(cell), ...code, ...headingMentions(text)]);
   }
   return dedupe(proseMentions(cell, text));
+}
+
+/** What {@link spotUndecided} answers for one cell. */
+export interface UndecidedSpotting {
+  /** The cell's mentions, less the single words in `undecided`. */
+  mentions: EntityMention[];
+  /** Names the tagger was not asked about (see {@link properNameMentions}). */
+  undecided: string[];
+}
+
+/**
+ * {@link spotEntities} without asking the tagger about single capitalised
+ * words that could only yield a hinted mention (a sentence opener, an
+ * everyday word). A mention with a hint backs no entity by itself: the
+ * caller asks {@link spotEntities} for the cell's full answer when some
+ * other mention of the document shares one of `undecided`'s names. When a
+ * mention of the cell itself shares one, the answer is already the full one.
+ */
+export function spotUndecided(cell: SpotInput): UndecidedSpotting {
+  const text = cell.text.trim();
+  if (text.length === 0 || cell.factionType === "code_block" || cell.isHeading) return { mentions: spotEntities(cell), undecided: [] };
+  const undecided: string[] = [];
+  const mentions = dedupe(proseMentions(cell, text, (name) => undecided.push(name)));
+  if (undecided.length === 0) return { mentions, undecided };
+  const own = new Set(mentions.map(dedupeKey));
+  if (undecided.some((name) => own.has(dedupeKey({ name })))) return { mentions: spotEntities(cell), undecided: [] };
+  return { mentions, undecided };
 }

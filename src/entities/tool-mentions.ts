@@ -47,8 +47,9 @@ export function toolMentions(tokens: readonly TextToken[], tags: WordTags): Enti
   const found: EntityMention[] = [];
   tokens.forEach((token, i) => {
     const word = bareWord(token.core);
-    if (!isToolName(word) || isDescriptive(word, tags)) return;
-    if (announcesTool(token, tokens[i + 1])) found.push({ name: word, kind: "product", source: "nlp" });
+    // The cheap tests first: the tagger runs only for a program-like word that something announces.
+    if (!announcesTool(token, tokens[i + 1]) || !isToolName(word) || isDescriptive(word, tags)) return;
+    found.push({ name: word, kind: "product", source: "nlp" });
   });
   return found;
 }

@@ -3,22 +3,25 @@
  * words of a sentence are first names, organisations, places, verbs …
  */
 import { createRequire } from "node:module";
-import type Nlp from "compromise";
+import type Nlp from "compromise/two";
 import { singularWord } from "./normalize-name.js";
 
 let tagger: typeof Nlp | undefined;
 
 /**
- * The tagger, loaded on first use. Loading it takes a third of a second,
+ * The tagger, loaded on first use. Loading it takes a fifth of a second,
  * which every `pks` start would pay (an MCP client spawns one per session)
  * while most never tag a word: reader threads spot names, and the main
  * thread only spots a reading that reached it unspotted. Spotting is
  * synchronous code run word by word, so the load is a synchronous `require`
  * of the package's CommonJS build (the same release as its ES module, with
- * the same tags), not an `import()`.
+ * the same tags), not an `import()`. The build is `compromise/two`, the
+ * tagger without the phrase chunker the full build runs after it: the same
+ * word list and the same tags (test/unit/entities/word-tags.test.ts), and
+ * one step less for every text.
  */
 function nlp(): typeof Nlp {
-  tagger ??= createRequire(import.meta.url)("compromise") as typeof Nlp;
+  tagger ??= createRequire(import.meta.url)("compromise/two") as typeof Nlp;
   return tagger;
 }
 
@@ -29,41 +32,82 @@ export interface WordTags {
 
 const NO_TAGS: ReadonlySet<string> = new Set();
 
-function termList(json: unknown): { text: string; tags: string[] }[] {
-  if (!Array.isArray(json)) return [];
-  const out: { text: string; tags: string[] }[] = [];
-  for (const sentence of json) {
-    const terms: unknown = (sentence as { terms?: unknown }).terms;
-    if (!Array.isArray(terms)) continue;
-    for (const term of terms as { text?: unknown; tags?: unknown }[]) {
-      if (typeof term.text !== "string" || !Array.isArray(term.tags)) continue;
-      out.push({ text: term.text, tags: term.tags.filter((t): t is string => typeof t === "string") });
-    }
-  }
-  return out;
+/** A term of the tagger's document: its text as written and its tags. */
+interface Term {
+  text: string;
+  tags: Set<string>;
 }
 
-function tagAll(text: string): Map<string, Set<string>> {
+/**
+ * Tags of each word of one sentence, merged over its occurrences. The
+ * tagger's document is read directly (sentences of terms) rather than
+ * through `.json()`, which copies every term and its tags first.
+ */
+function tagSentence(sentence: string): Map<string, Set<string>> {
   const tags = new Map<string, Set<string>>();
-  for (const term of termList(nlp()(text).json({ terms: { text: true, tags: true } }))) {
-    const key = term.text.toLowerCase();
-    const set = tags.get(key) ?? new Set<string>();
-    for (const tag of term.tags) set.add(tag);
-    tags.set(key, set);
+  for (const terms of nlp()(sentence).docs as unknown as Term[][]) {
+    for (const term of terms) {
+      const key = term.text.toLowerCase();
+      const set = tags.get(key);
+      if (set === undefined) tags.set(key, new Set(term.tags));
+      else for (const tag of term.tags) set.add(tag);
+    }
   }
   return tags;
 }
 
+/** How many sentences keep their tags: a document spotted again (a re-read, a cell settled twice) meets its sentences again. */
+const RECENT_SENTENCES = 4_096;
+const recent = new Map<string, Map<string, Set<string>>>();
+
+/** The tags of a sentence, from the sentences tagged lately when it is one of them. */
+function sentenceTags(sentence: string): Map<string, Set<string>> {
+  const known = recent.get(sentence);
+  if (known !== undefined) {
+    recent.delete(sentence);
+    recent.set(sentence, known);
+    return known;
+  }
+  const tags = tagSentence(sentence);
+  recent.set(sentence, tags);
+  if (recent.size > RECENT_SENTENCES) recent.delete(recent.keys().next().value as string);
+  return tags;
+}
+
+interface Tokenizer {
+  one: { tokenize: { splitSentences(text: string, world: unknown): string[] } };
+}
+
+/** `text` cut into sentences by the tagger's own splitter, the cut it makes before tagging. */
+function sentencesOf(text: string): string[] {
+  const tagger = nlp();
+  return (tagger.methods() as unknown as Tokenizer).one.tokenize.splitSentences(text, tagger.world());
+}
+
 /**
- * Tags the words of `text` in context. The tagger runs on the first
- * look-up only: many cells (code, plain lower-case prose) never need it.
+ * Tags the words of `text` in context. The tagger tags each sentence on
+ * its own, so a word's tags are those it has in the sentences that contain
+ * it: only those are tagged, on the first look-up of the word. Many cells
+ * (code, plain lower-case prose) never ask, and a long cell asked about one
+ * name has one sentence tagged.
  */
 export function tagWords(text: string): WordTags {
-  let tags: Map<string, Set<string>> | undefined;
+  let sentences: { text: string; lower: string }[] | undefined;
+  const words = new Map<string, Set<string> | undefined>();
   return {
     get(word) {
-      tags ??= tagAll(text);
-      return tags.get(word);
+      if (words.has(word)) return words.get(word);
+      sentences ??= sentencesOf(text).map((s) => ({ text: s, lower: s.toLowerCase() }));
+      let tags: Set<string> | undefined;
+      for (const sentence of sentences) {
+        if (!sentence.lower.includes(word)) continue;
+        const found = sentenceTags(sentence.text).get(word);
+        if (found === undefined) continue;
+        tags ??= new Set();
+        for (const tag of found) tags.add(tag);
+      }
+      words.set(word, tags);
+      return tags;
     },
   };
 }
