@@ -2,7 +2,7 @@ import type { Queryable } from "../../store/db.js";
 import { cellBriefs, entitiesNamed, entityBriefs, linksOfCells, linksOfEntities } from "../../store/graph/graph-neighbors.js";
 import type { EntityBrief, Link } from "../../store/graph/graph-neighbors.js";
 import { cellSources, entitiesInFiles, symbolEntityPaths } from "../../store/graph/answer-sources.js";
-import type { SourceSpan } from "../../store/graph/answer-sources.js";
+import type { SourceSpan } from "../../store/graph/source-span.js";
 import { bestCellsOfFiles, searchCells, searchFiles } from "../../store/search/lexical-search.js";
 import type { CellHit } from "../../store/search/lexical-search.js";
 import { packRows } from "../pack-rows.js";

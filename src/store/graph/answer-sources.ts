@@ -1,36 +1,14 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { spanOf } from "./source-span.js";
+import type { SourceSpan, SpanColumns } from "./source-span.js";
 
-/** The faction columns of a source span and the keys they are answered under. */
-export const SPAN_KEYS = [
-  ["line_start", "lineStart"],
-  ["line_end", "lineEnd"],
-  ["pdf_page_start", "pdfPageStart"],
-  ["pdf_page_end", "pdfPageEnd"],
-  ["audio_start_ms", "audioStartMs"],
-  ["video_start_ms", "videoStartMs"],
-] as const;
-
-/** A span of a source: only the keys that apply (no zero placeholders). */
-export type SourceSpan = Partial<Record<(typeof SPAN_KEYS)[number][1], number>>;
 
 /** Where a cell was read from: its file, the file's project path, and its faction's span. */
 export interface CellSource {
   fileId: string;
   path: string;
   span: SourceSpan;
-}
-
-type SpanColumns = Record<(typeof SPAN_KEYS)[number][0], number | null>;
-
-/** The span of a faction row: each key present only where its column holds a positive number. */
-export function spanOf(row: SpanColumns): SourceSpan {
-  const out: SourceSpan = {};
-  for (const [column, key] of SPAN_KEYS) {
-    const v = row[column];
-    if (v !== null && v !== undefined && Number(v) > 0) out[key] = Number(v);
-  }
-  return out;
 }
 
 /** Ids per statement: well under SQLite's bound-parameter limit. */

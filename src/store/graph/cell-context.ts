@@ -1,5 +1,6 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { entityLinks } from "./cell-reads.js";
 import type { CellRow } from "./cell-reads.js";
 
 /** A live cell with where it sits in its file: its position and the file's project path. */
@@ -62,15 +63,4 @@ export async function cellNeighbours(q: Queryable, fileId: string, ordinal: numb
     previous: previous && toCell(previous, links.get(previous.cell_id) ?? []),
     next: next && toCell(next, links.get(next.cell_id) ?? []),
   };
-}
-
-async function entityLinks(q: Queryable, cellIds: readonly string[]): Promise<Map<string, string[]>> {
-  const out = new Map<string, string[]>();
-  if (cellIds.length === 0) return out;
-  const rows = await q.all<{ cell_id: string; entity_id: string }>(
-    `SELECT cell_id, entity_id FROM cell_entities WHERE cell_id IN (${placeholders(cellIds.length)}) ORDER BY entity_id`,
-    [...cellIds],
-  );
-  for (const r of rows) out.set(r.cell_id, [...(out.get(r.cell_id) ?? []), r.entity_id]);
-  return out;
 }

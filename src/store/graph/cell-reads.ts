@@ -81,7 +81,8 @@ export async function countFileSections(q: Queryable, fileIds: readonly string[]
   return Number(row?.n ?? 0);
 }
 
-async function entityLinks(q: Queryable, cellIds: readonly string[]): Promise<Map<string, string[]>> {
+/** The entities each cell backs, by cell id, in entity id order. */
+export async function entityLinks(q: Queryable, cellIds: readonly string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>();
   if (cellIds.length === 0) return out;
   const rows = await q.all<{ cell_id: string; entity_id: string }>(

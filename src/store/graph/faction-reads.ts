@@ -1,6 +1,7 @@
 import type { InValue } from "@libsql/client";
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { spanOf } from "./source-span.js";
 
 export interface FactionFilter {
   projectIds: readonly string[];
@@ -36,14 +37,6 @@ interface Row {
   video_start_ms: number | null;
 }
 
-const LOCATION_KEYS = [
-  ["line_start", "lineStart"],
-  ["line_end", "lineEnd"],
-  ["pdf_page_start", "pdfPageStart"],
-  ["pdf_page_end", "pdfPageEnd"],
-  ["audio_start_ms", "audioStartMs"],
-  ["video_start_ms", "videoStartMs"],
-] as const;
 
 function where(f: FactionFilter): { sql: string; args: InValue[] } {
   const parts = ["f.retired_at IS NULL", `f.project_id IN (${placeholders(f.projectIds.length)})`];
@@ -95,12 +88,7 @@ export async function countFactions(q: Queryable, f: FactionFilter): Promise<num
 }
 
 function locationOf(r: Row): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [col, key] of LOCATION_KEYS) {
-    const v = r[col];
-    if (v !== null && v !== undefined) out[key] = Number(v);
-  }
-  return out;
+  return spanOf(r);
 }
 
 /** Files whose live cells reference each faction. */
