@@ -28,7 +28,8 @@ const KINDS: ReadonlySet<string> = new Set(ENTITY_KINDS);
 /** Candidates scanned for a `q` read before ranking. */
 const Q_SCAN = 2000;
 
-const toEntity = (e: EntityRow): Entity => ({
+/** The Entity resource of a stored entity. */
+export const toEntity = (e: EntityRow): Entity => ({
   entityId: e.entityId,
   name: e.name,
   kind: e.kind,

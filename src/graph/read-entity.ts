@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { toEntity } from "./read-entities.js";
 import type { Scope } from "../core/scope.js";
 import { AppError } from "../errors.js";
 import type { Queryable } from "../store/db.js";
@@ -19,13 +20,5 @@ export type EntityDetail = z.infer<typeof entityDetailSchema>;
 export async function readEntity(q: Queryable, scope: Scope, entityId: string): Promise<EntityDetail> {
   const e = await findEntity(q, scope.projectIds, entityId);
   if (!e) throw new AppError("entity_not_found");
-  return {
-    entityId: e.entityId,
-    name: e.name,
-    kind: e.kind,
-    cellCount: e.cellCount,
-    projectId: e.projectId,
-    typeEntityId: e.typeEntityId,
-    roles: await entityRoles(q, e.entityId),
-  };
+  return { ...toEntity(e), roles: await entityRoles(q, e.entityId) };
 }

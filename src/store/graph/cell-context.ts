@@ -1,7 +1,7 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
-import { entityLinks } from "./cell-reads.js";
-import type { CellRow } from "./cell-reads.js";
+import { entityLinks, toCellRow } from "./cell-reads.js";
+import type { CellColumns, CellRow } from "./cell-reads.js";
 
 /** A live cell with where it sits in its file: its position and the file's project path. */
 export interface PlacedCell extends CellRow {
@@ -16,29 +16,13 @@ export interface CellNeighbours {
   next: CellRow | undefined;
 }
 
-interface Row {
-  cell_id: string;
-  project_id: string;
-  file_id: string;
-  faction_id: string;
-  parent_cell_id: string | null;
+interface Row extends CellColumns {
   ordinal: number;
-  text: string;
-  updated_at: string;
 }
 
 const COLUMNS = "c.cell_id, c.project_id, c.file_id, c.faction_id, c.parent_cell_id, c.ordinal, c.text, c.updated_at";
 
-const toCell = (r: Row, entityIds: string[]): CellRow => ({
-  cellId: r.cell_id,
-  projectId: r.project_id,
-  fileId: r.file_id,
-  factionId: r.faction_id,
-  parentCellId: r.parent_cell_id,
-  text: r.text,
-  updatedAt: r.updated_at,
-  entityIds,
-});
+const toCell = (r: Row, entityIds: string[]): CellRow => toCellRow(r, entityIds);
 
 /** A live cell of one of these projects, with its file's path and its position; undefined when retired or unknown. */
 export async function findPlacedCell(q: Queryable, projectIds: readonly string[], cellId: string): Promise<PlacedCell | undefined> {

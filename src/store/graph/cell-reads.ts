@@ -47,13 +47,29 @@ function where(f: CellFilter): { sql: string; args: InValue[] } {
 /** One page of live cells by id, after `afterId`, with the entities each backs. */
 export async function readCellPage(q: Queryable, f: CellFilter, afterId: string | undefined, limit: number): Promise<CellRow[]> {
   const w = where(f);
-  const rows = await q.all<{ cell_id: string; project_id: string; file_id: string; faction_id: string; parent_cell_id: string | null; text: string; updated_at: string }>(
+  const rows = await q.all<CellColumns>(
     `SELECT c.cell_id, c.project_id, c.file_id, c.faction_id, c.parent_cell_id, c.text, c.updated_at FROM cells c
      WHERE ${w.sql} ${afterId ? "AND c.cell_id > ?" : ""} ORDER BY c.cell_id LIMIT ?`,
     [...w.args, ...(afterId ? [afterId] : []), limit],
   );
   const links = await entityLinks(q, rows.map((r) => r.cell_id));
-  return rows.map((r) => ({
+  return rows.map((r) => toCellRow(r, links.get(r.cell_id) ?? []));
+}
+
+/** The columns of a cell row as read. */
+export interface CellColumns {
+  cell_id: string;
+  project_id: string;
+  file_id: string;
+  faction_id: string;
+  parent_cell_id: string | null;
+  text: string;
+  updated_at: string;
+}
+
+/** A cell row from its columns and the entities it backs. */
+export function toCellRow(r: CellColumns, entityIds: string[]): CellRow {
+  return {
     cellId: r.cell_id,
     projectId: r.project_id,
     fileId: r.file_id,
@@ -61,8 +77,8 @@ export async function readCellPage(q: Queryable, f: CellFilter, afterId: string 
     parentCellId: r.parent_cell_id,
     text: r.text,
     updatedAt: r.updated_at,
-    entityIds: links.get(r.cell_id) ?? [],
-  }));
+    entityIds,
+  };
 }
 
 /** How many live cells the filter selects. */
