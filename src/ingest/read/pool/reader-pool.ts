@@ -183,7 +183,15 @@ export class ReaderPool {
               if (settled) return;
               limit(timeoutMs, new Error(`reading exceeded its time limit (${seconds(timeoutMs)})`));
               const { path, contentType, includeSecret } = task;
-              child.send({ path, contentType, bytes, includeSecret });
+              // The process may have gone since it said ready: the channel's error fails the file (its exit is handled too).
+              const sent = (err: Error | null) => {
+                if (err) settle(new Error(`the reader process could not be given the file: ${err.message}`));
+              };
+              try {
+                child.send({ path, contentType, bytes, includeSecret }, sent);
+              } catch (err) {
+                sent(err instanceof Error ? err : new Error(String(err)));
+              }
             },
             (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))),
           );
