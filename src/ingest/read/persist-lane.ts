@@ -44,9 +44,19 @@ export class PersistLane {
   persist(item: PersistItem): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ item, resolve, reject });
-      this.#draining ??= this.#drain().finally(() => {
-        this.#draining = undefined;
-      });
+      this.#start();
+    });
+  }
+
+  /**
+   * Starts draining unless a drain runs. A reading that arrives after the
+   * drain's last look but before it ended is picked up by a new drain.
+   */
+  #start(): void {
+    if (this.#draining) return;
+    this.#draining = this.#drain().finally(() => {
+      this.#draining = undefined;
+      if (this.#waiting.length > 0) this.#start();
     });
   }
 

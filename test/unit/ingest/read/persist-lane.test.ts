@@ -1,0 +1,62 @@
+/**
+ * Group commit of readings: readings that arrive while a commit is under way
+ * go together in the next transaction, each is acknowledged only by its own
+ * commit, a failing reading fails alone, and none is left waiting.
+ */
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../../../src/store/db.js";
+import type { Queryable } from "../../../../src/store/db.js";
+import { PersistLane } from "../../../../src/ingest/read/persist-lane.js";
+
+async function world() {
+  const db = await openDatabase({ url: ":memory:" });
+  await db.execute("CREATE TABLE t (v TEXT PRIMARY KEY)");
+  const rows = async () => (await db.all<{ v: string }>("SELECT v FROM t ORDER BY v")).map((r) => r.v);
+  return { db, rows };
+}
+
+const insert = (v: string) => ({ rows: 1, write: async (tx: Queryable) => void (await tx.execute("INSERT INTO t (v) VALUES (?)", [v])) });
+
+describe("PersistLane", () => {
+  it("writes readings that wait behind a commit in one transaction, and acknowledges each after its commit", async () => {
+    const { db, rows } = await world();
+    const lane = new PersistLane(db);
+    const all = Array.from({ length: 50 }, (_, i) => lane.persist(insert(`r${String(i).padStart(2, "0")}`)));
+    await Promise.all(all);
+    expect(await rows()).toHaveLength(50);
+    expect(lane.stats.items).toBe(50);
+    expect(lane.stats.commits).toBeLessThan(50);
+    db.close();
+  });
+
+  it("a failing reading in a batch fails alone; the others are written", async () => {
+    const { db, rows } = await world();
+    const lane = new PersistLane(db);
+    const results = await Promise.allSettled([lane.persist(insert("a")), lane.persist(insert("b")), lane.persist(insert("b")), lane.persist(insert("c"))]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "fulfilled", "rejected", "fulfilled"]);
+    expect(await rows()).toEqual(["a", "b", "c"]);
+    db.close();
+  });
+
+  it("keeps a batch within its row budget", async () => {
+    const { db, rows } = await world();
+    const lane = new PersistLane(db, 3);
+    await Promise.all(Array.from({ length: 12 }, (_, i) => lane.persist(insert(`x${i}`))));
+    expect(await rows()).toHaveLength(12);
+    expect(lane.stats.commits).toBeGreaterThanOrEqual(4);
+    db.close();
+  });
+
+  it("a reading that arrives as a drain ends is still written", async () => {
+    const { db, rows } = await world();
+    const lane = new PersistLane(db);
+    for (let round = 0; round < 20; round++) {
+      const first = lane.persist(insert(`a${round}`));
+      // Queued from the first one's acknowledgement, while its drain is finishing.
+      const second = first.then(() => lane.persist(insert(`b${round}`)));
+      await Promise.all([first, second]);
+    }
+    expect(await rows()).toHaveLength(40);
+    db.close();
+  });
+});
