@@ -88,6 +88,7 @@ async function reviewInTransaction(
   const categories = new Map((await readCategories(tx, projectId)).map((c) => [normalizeName(c.name), c.entityId]));
   const seen = new Set<string>();
   for (const shape of shapes) {
+    if (seen.has(shape.fingerprint)) continue; // one proposal per fingerprint (proposeShapes keeps them distinct)
     seen.add(shape.fingerprint);
     const proposal = proposals.get(shape.fingerprint);
     const confirmed = proposal?.status === 1 ? proposal.entityId : null;

@@ -7,6 +7,7 @@
  * decided elsewhere, by its fingerprint.
  */
 import type { SchemaField } from "../../vocabulary.js";
+import { createHash } from "node:crypto";
 import type { Instance, InstanceSource } from "../instance.js";
 import { fieldNameOf, hintKey, keyOf, slugOf, uniqueFieldName } from "./field-name.js";
 import { inferFieldType } from "./infer-field-type.js";
@@ -305,6 +306,14 @@ function keyTag(proposal: ShapeProposal): string {
     .join("");
 }
 
+/** The whole key set the instances state, in normal form and sorted, as a short digest: `~<12 hex>`. */
+function allKeysTag(proposal: ShapeProposal): string {
+  const keys = keyStats(proposal.instances)
+    .map((s) => slugOf(s.key))
+    .sort(compareText);
+  return `~${createHash("sha256").update(keys.join("\n")).digest("hex").slice(0, 12)}`;
+}
+
 /**
  * Proposed types of the given instances (read by `readInstances`, from any
  * number of files). Instances are taken in `fileId` order, those of one
@@ -344,6 +353,19 @@ export function proposeShapes(instances: Instance[]): ShapeProposal[] {
   for (const { proposal } of proposals) countInto(fingerprints, proposal.fingerprint);
   for (const { proposal, typed } of proposals) {
     if (!typed && (fingerprints.get(proposal.fingerprint) ?? 0) > 1) proposal.fingerprint += keyTag(proposal);
+  }
+  // Still shared (three or more shapes whose two most stated keys agree): the
+  // later ones take their whole key set, then a counter. A fingerprint names
+  // one proposal of the project, so two shapes may never share one.
+  const taken = new Set<string>();
+  for (const { proposal } of proposals) {
+    if (taken.has(proposal.fingerprint)) {
+      const whole = `${proposal.fingerprint}${allKeysTag(proposal)}`;
+      let unique = whole;
+      for (let n = 2; taken.has(unique); n++) unique = `${whole}#${n}`;
+      proposal.fingerprint = unique;
+    }
+    taken.add(proposal.fingerprint);
   }
   return proposals
     .map((p) => p.proposal)
