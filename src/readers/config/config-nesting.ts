@@ -114,13 +114,19 @@ function scanTomlLine(line: string, scan: TomlScan, limit: number): void {
  */
 export function checkTomlNesting(text: string, limit: number = MAX_CONFIG_NESTING): void {
   const scan: TomlScan = { table: 0, brackets: 0 };
+  forEachLine(text, (line) => {
+    if (scan.open !== undefined || scan.brackets > 0) scanTomlValue(line, 0, scan, scan.table + 1, limit);
+    else scanTomlLine(line, scan, limit);
+  });
+}
+
+/** Calls `visit` with each line of `text` in order (without its newline), the last one too when it is empty. */
+export function forEachLine(text: string, visit: (line: string) => void): void {
   let start = 0;
   while (start <= text.length) {
     const newline = text.indexOf("\n", start);
     const end = newline < 0 ? text.length : newline;
-    const line = text.slice(start, end);
+    visit(text.slice(start, end));
     start = end + 1;
-    if (scan.open !== undefined || scan.brackets > 0) scanTomlValue(line, 0, scan, scan.table + 1, limit);
-    else scanTomlLine(line, scan, limit);
   }
 }

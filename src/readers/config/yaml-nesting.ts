@@ -10,7 +10,7 @@
  * scalars (`|`, `>`) and comments are skipped, so brackets in text never
  * count.
  */
-import { MAX_CONFIG_NESTING } from "./config-nesting.js";
+import { forEachLine, MAX_CONFIG_NESTING } from "./config-nesting.js";
 import { nestsTooDeep } from "../common/refusals.js";
 
 /** What the scan carries from line to line. */
@@ -122,21 +122,16 @@ function openBlockLevels(line: string, indent: number, scan: YamlScan): number {
  */
 export function checkYamlNesting(text: string, limit: number = MAX_CONFIG_NESTING): void {
   const scan: YamlScan = { indents: [], flow: 0, scalarIndent: -1, lineIndent: 0, limit };
-  let start = 0;
-  while (start <= text.length) {
-    const newline = text.indexOf("\n", start);
-    const end = newline < 0 ? text.length : newline;
-    const line = text.slice(start, end);
-    start = end + 1;
+  forEachLine(text, (line) => {
     let indent = 0;
     while (line[indent] === " ") indent++;
-    if (indent === line.length) continue;
+    if (indent === line.length) return;
     if (scan.scalarIndent >= 0) {
-      if (indent > scan.scalarIndent) continue;
+      if (indent > scan.scalarIndent) return;
       scan.scalarIndent = -1;
     }
     scan.lineIndent = indent;
     const inValue = scan.quote !== undefined || scan.flow > 0;
     scanContent(line, inValue ? 0 : openBlockLevels(line, indent, scan), scan);
-  }
+  });
 }
