@@ -4,20 +4,21 @@
  * (BM25-decl) and BM25 given the product's identifier splitting and task
  * terms (BM25-decl+; see bench/lib/declaration-bm25.ts).
  *
- * Sources: SWE-bench Lite instances on fetched mirrors (../shared/data/
- * swebench-lite; gold: the patched file and the hunk headers' functions),
+ * Sources: SWE-bench Lite instances on fetched mirrors (--data DIR or
+ * PKS_BENCH_DATA: swebench-lite/; gold: the patched file and the hunk headers' functions),
  * and tasks mined from a TypeScript repository's history (commit message →
  * the declarations the diff touched on the parent). Each repository's trees
  * are ingested through the real pipeline, commit after commit, sending only
  * changed files. Tasks are split by id into a tuning third and a reporting
  * two thirds; the defaults were chosen on the tuning third.
  *
- *   node --import tsx bench/eval-code.ts [--per-repo N] [--mined N] [--mirrors DIR]
+ *   node --import tsx bench/eval-code.ts [--per-repo N] [--mined N] [--mirrors DIR | PKS_MIRRORS] [--data DIR | PKS_BENCH_DATA]
  *        [--ts-repo owner/name] [--ts-src DIR] [--sources swe,mined] [--repos a/b,c/d] [--budget N] [--tune]
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { ensureLocalProject } from "../src/access/local-project.js";
 import { createApp } from "../src/app.js";
@@ -35,20 +36,21 @@ import { percentile } from "./lib/ir-metrics.js";
 import { scorePack, summarize } from "./lib/pack-metrics.js";
 import type { Gold, PackScore, Summary } from "./lib/pack-metrics.js";
 import { TreeIngest } from "./lib/tree-ingest.js";
+import { benchData, mirrorsDir } from "./lib/locations.js";
 import { tuningGrid } from "./lib/code-tuning.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback);
 const PER_REPO = Number(opt("--per-repo", "8"));
 const MINED = Number(opt("--mined", "150"));
-const MIRRORS = opt("--mirrors", "/work/.mirror");
+const MIRRORS = mirrorsDir();
 const TS_REPO = opt("--ts-repo", "kysely-org/kysely");
 const TS_SRC = opt("--ts-src", "src");
 const SOURCES = new Set(opt("--sources", "swe,mined").split(","));
 const BUDGET = Number(opt("--budget", "4096"));
 const TUNE = args.includes("--tune");
 const REPOS = opt("--repos", "").split(",").filter(Boolean);
-const SWE_DATA = new URL("../../shared/data/swebench-lite/swebench_lite_test_retrieval.jsonl", import.meta.url);
+const SWE_DATA = pathToFileURL(benchData("swebench-lite/swebench_lite_test_retrieval.jsonl"));
 
 type Tuning = NonNullable<CodeContextPackRequest["tuning"]>;
 interface Outcome {

@@ -9,12 +9,13 @@
  * (porter) for the same terms. Fusion weights can be tuned on the train
  * split (`--tune`) and are then reported on the test split.
  *
- * Usage: node --import tsx bench/eval-scifact.ts [--limit N] [--tune] [--store DIR]
+ * Usage: node --import tsx bench/eval-scifact.ts (--data DIR | PKS_BENCH_DATA) [--limit N] [--tune] [--store DIR]
  * (`--store DIR` keeps the ingested store in DIR and reuses it on the next run.)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { ensureLocalProject } from "../src/access/local-project.js";
 import { createApp } from "../src/app.js";
@@ -27,8 +28,9 @@ import { ftsAnyOf, queryTerms } from "../src/retrieve/query-terms.js";
 import type { FusionWeights } from "../src/retrieve/memory/rank-cells.js";
 import { mean, ndcgAt, parseQrels, percentile, recallAt } from "./lib/ir-metrics.js";
 import type { Qrels } from "./lib/ir-metrics.js";
+import { benchData } from "./lib/locations.js";
 
-const DATA = new URL("../../shared/data/scifact/", import.meta.url);
+const DATA = pathToFileURL(benchData("scifact/"));
 const args = process.argv.slice(2);
 const LIMIT = Number(args[args.indexOf("--limit") + 1]) || Infinity;
 const TUNE = args.includes("--tune");
