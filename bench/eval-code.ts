@@ -1,78 +1,71 @@
 /**
- * code_context_pack on real tasks against BM25 over declarations packed to
- * the same budget, in the same run and on the same store: plain BM25
- * (BM25-decl) and BM25 given the product's identifier splitting and task
- * terms (BM25-decl+; see bench/lib/declaration-bm25.ts).
+ * code_context_pack on tasks mined from TypeScript histories (commit message
+ * → the declarations its diff touched, asked on the parent commit), beside
+ * two baselines run in the same process on the same trees:
  *
- * Sources: SWE-bench Lite instances on fetched mirrors (--data DIR or
- * PKS_BENCH_DATA: swebench-lite/; gold: the patched file and the hunk headers' functions),
- * and tasks mined from a TypeScript repository's history (commit message →
- * the declarations the diff touched on the parent). Each repository's trees
- * are ingested through the real pipeline, commit after commit, sending only
- * changed files. Tasks are split by id into a tuning third and a reporting
- * two thirds; the defaults were chosen on the tuning third.
+ * - BM25-decl: BM25 over declarations, each one document of its full text
+ *   (qualified name, header, doc, path, whole body), cut at as many
+ *   declarations as code_context_pack packed for that task;
+ * - BM25-file: BM25 over whole files (path and full text), for file Acc@k.
  *
- *   node --import tsx bench/eval-code.ts [--per-repo N] [--mined N] [--mirrors DIR | PKS_MIRRORS] [--data DIR | PKS_BENCH_DATA]
- *        [--ts-repo owner/name] [--ts-src DIR] [--sources swe,mined] [--repos a/b,c/d] [--budget N] [--tune]
+ * File Acc@k is as SWE-bench localisation publishes it: a task counts when
+ * every gold file is within the top k files. Ours ranks files as the pack
+ * names them: its `files` list (relevance order; tests and duplicate copies
+ * left out), then any further file of its declarations.
+ *
+ * Repositories (bench/lib/code-tasks.ts MINED_REPOS) are either tuning or
+ * reporting ones; weights and heuristics were chosen on the tuning ones
+ * only. `--show N` prints the first N misses of tuning repositories (never
+ * of reporting ones).
+ *
+ *   node --import tsx bench/eval-code.ts [--mirrors DIR | PKS_MIRRORS] [--repos a/b,c/d] [--role tune|report]
+ *        [--limit N] [--budget N] [--tune] [--show N]
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 import { ensureLocalProject } from "../src/access/local-project.js";
 import { createApp } from "../src/app.js";
 import type { App } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { codeContextPack } from "../src/retrieve/code/code-context-pack.js";
-import { rankDeclarations } from "../src/retrieve/code/rank-declarations.js";
-import type { CodeContextPackRequest } from "../src/retrieve/code/code-context-pack.js";
-import { minedGroup, mirrorOf, sweBenchGroups } from "./lib/code-tasks.js";
-import type { CodeTask, TaskGroup } from "./lib/code-tasks.js";
+import type { CodeContextPack, CodeContextPackRequest } from "../src/retrieve/code/code-context-pack.js";
+import { MINED_REPOS, minedGroup, mirrorOf } from "./lib/code-tasks.js";
+import type { CodeTask, MinedRepo, TaskGroup } from "./lib/code-tasks.js";
+import { tuningGrid } from "./lib/code-tuning.js";
 import { DeclarationBm25 } from "./lib/declaration-bm25.js";
-import type { BaselineKind } from "./lib/declaration-bm25.js";
+import { FileBm25 } from "./lib/file-bm25.js";
 import type { ChangedFile } from "./lib/git-tree.js";
-import { percentile } from "./lib/ir-metrics.js";
+import { mean, percentile } from "./lib/ir-metrics.js";
+import { mirrorsDir } from "./lib/locations.js";
 import { scorePack, summarize } from "./lib/pack-metrics.js";
 import type { Gold, PackScore, Summary } from "./lib/pack-metrics.js";
 import { TreeIngest } from "./lib/tree-ingest.js";
-import { benchData, mirrorsDir } from "./lib/locations.js";
-import { tuningGrid } from "./lib/code-tuning.js";
 
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: string) => (args.includes(name) ? (args[args.indexOf(name) + 1] ?? fallback) : fallback);
-const PER_REPO = Number(opt("--per-repo", "8"));
-const MINED = Number(opt("--mined", "150"));
-const MIRRORS = mirrorsDir();
-const TS_REPO = opt("--ts-repo", "kysely-org/kysely");
-const TS_SRC = opt("--ts-src", "src");
-const SOURCES = new Set(opt("--sources", "swe,mined").split(","));
+const LIMIT = Number(opt("--limit", "40"));
 const BUDGET = Number(opt("--budget", "4096"));
 const TUNE = args.includes("--tune");
+const SHOW = Number(opt("--show", "0"));
+const ROLE = opt("--role", "");
 const REPOS = opt("--repos", "").split(",").filter(Boolean);
-const SWE_DATA = pathToFileURL(benchData("swebench-lite/swebench_lite_test_retrieval.jsonl"));
+const MIRRORS = mirrorsDir();
 
 type Tuning = NonNullable<CodeContextPackRequest["tuning"]>;
+
 interface Outcome {
-  source: string;
+  repo: string;
+  role: MinedRepo["role"];
   id: string;
-  split: "tune" | "report";
   config: string;
   ours: PackScore;
-  baselines: Record<BaselineKind, PackScore>;
-  msOurs: number;
-  /** Rank of the first gold file among the files each ranks (Infinity when absent). */
-  fileRank: number;
-  baselineFileRanks: Record<BaselineKind, number>;
-}
-
-const BASELINES: readonly BaselineKind[] = ["plain", "enriched"];
-
-/** A third of the tasks, fixed by id, for tuning; the rest for reporting. */
-function splitOf(id: string): "tune" | "report" {
-  let h = 2166136261;
-  for (const ch of id) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  return h % 3 === 0 ? "tune" : "report";
+  bm25: PackScore;
+  /** Every gold file within the top 1 / 5 files. */
+  oursAcc: [boolean, boolean];
+  fileAcc: [boolean, boolean];
+  ms: number;
 }
 
 /** Gold of a mined task: the innermost declaration around each line the diff touched, on the parent. */
@@ -98,47 +91,52 @@ async function minedGold(app: App, projectId: string, changed: readonly ChangedF
   return { files: changed.map((c) => c.path), declarations: [...gold].map((symbolId) => ({ symbolId })) };
 }
 
-const firstGold = (paths: readonly string[], gold: Gold) => {
-  const i = paths.findIndex((p) => gold.files.includes(p));
-  return i < 0 ? Number.POSITIVE_INFINITY : i;
-};
-
-async function evaluateTask(app: App, projectId: string, baselines: readonly DeclarationBm25[], source: string, t: CodeTask, gold: Gold, configs: Map<string, Tuning>) {
-  const out: Outcome[] = [];
-  const scores = {} as Record<BaselineKind, PackScore>;
-  const baselineFileRanks = {} as Record<BaselineKind, number>;
-  for (const baseline of baselines) {
-    const pack = await baseline.pack([projectId], t.task, BUDGET, app.tools.tokens);
-    scores[baseline.kind] = scorePack(pack, gold);
-    baselineFileRanks[baseline.kind] = firstGold([...new Set(pack.declarations.map((d) => d.filepath))], gold);
-  }
-  for (const [config, tuning] of configs) {
-    const start = performance.now();
-    const pack = await codeContextPack(app.db, { projectIds: [projectId] }, { task: t.task, budget: BUDGET, tuning }, app.tools);
-    const msOurs = performance.now() - start;
-    const ranking = await rankDeclarations(app.deps.db, [projectId], t.task, { declarations: [], files: [] }, tuning.weights);
-    const fileRank = firstGold(ranking.files.map((f) => f.path), gold);
-    out.push({ source, id: t.id, split: splitOf(t.id), config, ours: scorePack(pack, gold), baselines: scores, msOurs, fileRank, baselineFileRanks });
-  }
-  return out;
+/** The files a pack names, in the order it ranks them. */
+export function packFileOrder(pack: Pick<CodeContextPack, "declarations" | "files">): string[] {
+  const listed = pack.files.filter((f) => f.reason !== "test" && f.reason !== "duplicate").map((f) => f.filepath);
+  return [...new Set([...listed, ...pack.declarations.map((d) => d.filepath)])];
 }
 
-async function runGroup(group: TaskGroup, configs: Map<string, Tuning>): Promise<{ outcomes: Outcome[]; ingestSeconds: number }> {
+const within = (ranked: readonly string[], gold: Gold, k: number) => gold.files.length > 0 && gold.files.every((f) => ranked.slice(0, k).includes(f));
+
+async function runGroup(group: TaskGroup, role: MinedRepo["role"], configs: Map<string, Tuning>): Promise<{ outcomes: Outcome[]; ingestSeconds: number }> {
   const root = mkdtempSync(join(tmpdir(), "pks-eval-code-"));
   const app = await createApp(loadConfig({ root, db: ":memory:" }, { PKS_LOG: "silent" }));
   const outcomes: Outcome[] = [];
   let ingestSeconds = 0;
+  let shown = 0;
   try {
     const local = await ensureLocalProject(app.deps.db, root);
+    const projectIds = [local.projectId];
     const tree = new TreeIngest(app, local.projectId, group.gitDir, group.keep);
-    const baselines = BASELINES.map((kind) => new DeclarationBm25(app.deps.db, kind));
-    for (const b of baselines) await b.create();
+    const decl = new DeclarationBm25(app.deps.db, "plain");
+    const files = new FileBm25(app.deps.db);
+    await decl.create();
+    await files.create();
     for (const t of group.tasks) {
       const move = await tree.moveTo(t.commit);
       ingestSeconds += move.seconds;
-      for (const b of baselines) await b.update(local.projectId, [...move.changed, ...move.removed]);
+      await decl.update(local.projectId, [...move.changed, ...move.removed]);
+      await files.update(move.texts, move.removed);
       const gold = t.gold ?? (await minedGold(app, local.projectId, t.changed ?? []));
-      outcomes.push(...(await evaluateTask(app, local.projectId, baselines, group.source, t, gold, configs)));
+      const fileRanking = await files.rank(t.task);
+      const fileAcc: [boolean, boolean] = [within(fileRanking, gold, 1), within(fileRanking, gold, 5)];
+      for (const [config, tuning] of configs) {
+        const start = performance.now();
+        const pack = await codeContextPack(app.db, { projectIds }, { task: t.task, budget: BUDGET, tuning }, app.tools);
+        const ms = performance.now() - start;
+        const bm25Rows = await decl.top(projectIds, t.task, pack.declarations.length);
+        const order = packFileOrder(pack);
+        const ours = scorePack(pack, gold);
+        outcomes.push({
+          repo: group.repo, role, id: t.id, config, ours, bm25: scorePack({ declarations: bm25Rows, used: 0 }, gold),
+          oursAcc: [within(order, gold, 1), within(order, gold, 5)], fileAcc, ms,
+        });
+        if (role === "tune" && config === "default" && shown < SHOW && ours.fileRecall < 1) {
+          shown++;
+          show(t, gold, pack, order);
+        }
+      }
     }
   } finally {
     await app.close();
@@ -147,81 +145,105 @@ async function runGroup(group: TaskGroup, configs: Map<string, Tuning>): Promise
   return { outcomes, ingestSeconds };
 }
 
+/** One miss of a tuning repository, for reading. */
+function show(t: CodeTask, gold: Gold, pack: CodeContextPack, order: readonly string[]): void {
+  console.log(`\n--- ${t.id}: ${t.task.split("\n")[0]}`);
+  console.log(`    gold: ${gold.files.join(", ")}`);
+  console.log(`    files: ${order.slice(0, 8).join(", ")}`);
+  console.log(`    decls: ${pack.declarations.slice(0, 12).map((d) => `${d.symbol}@${d.filepath.split("/").at(-1)}`).join(", ")}`);
+}
+
 const f3 = (x: number) => (Number.isNaN(x) ? "  n/a" : x.toFixed(3));
 const ratio = (a: number, b: number) => (b > 0 ? `${(a / b).toFixed(2)}×` : "n/a");
 
-type Reported = { label: string; ours: Summary } & Record<BaselineKind, Summary>;
+interface Reported {
+  label: string;
+  n: number;
+  ours: Summary;
+  bm25: Summary;
+  acc: { ours: [number, number]; bm25File: [number, number] };
+  targets: { recall: boolean; declarationFileRecall: boolean; precision: boolean; acc5: boolean };
+}
 
 function report(label: string, rows: readonly Outcome[]): Reported | undefined {
   if (rows.length === 0) return undefined;
   const ours = summarize(rows.map((r) => r.ours));
-  const plain = summarize(rows.map((r) => r.baselines.plain));
-  const enriched = summarize(rows.map((r) => r.baselines.enriched));
+  const bm25 = summarize(rows.map((r) => r.bm25));
+  const share = (pick: (r: Outcome) => boolean) => mean(rows.map((r) => (pick(r) ? 1 : 0)));
+  const acc = { ours: [share((r) => r.oursAcc[0]), share((r) => r.oursAcc[1])] as [number, number], bm25File: [share((r) => r.fileAcc[0]), share((r) => r.fileAcc[1])] as [number, number] };
   console.log(`\n${label}: ${ours.n} tasks (${ours.withGoldDeclarations} with gold declarations)`);
-  console.log(`  metric                      ours   BM25-decl  ratio   BM25-decl+  ratio`);
-  const line = (name: string, key: keyof Summary) =>
-    console.log(`  ${name.padEnd(26)} ${f3(ours[key])}   ${f3(plain[key])}     ${ratio(ours[key], plain[key]).padEnd(6)}  ${f3(enriched[key])}      ${ratio(ours[key], enriched[key])}`);
+  console.log(`  metric                          ours   BM25-decl  ratio`);
+  const line = (name: string, key: keyof Summary) => console.log(`  ${name.padEnd(30)} ${f3(ours[key])}   ${f3(bm25[key])}     ${ratio(ours[key], bm25[key])}`);
   line("gold-file recall", "fileRecall");
   line("  (declaration files only)", "declarationFileRecall");
   line("gold-declaration recall", "declarationRecall");
   line("precision (in gold files)", "precision");
   line("precision (gold decls)", "declarationPrecision");
   line("declarations packed", "declarations");
-  line("tokens used", "used");
-  const at = (k: number, rank: (r: Outcome) => number) => (rows.filter((r) => rank(r) < k).length / rows.length).toFixed(2);
-  const depths = (rank: (r: Outcome) => number) => [1, 3, 5, 10, 20].map((k) => at(k, rank)).join("/");
-  console.log(`  first gold file within 1/3/5/10/20 files: ours ${depths((r) => r.fileRank)}, ` +
-    `BM25-decl ${depths((r) => r.baselineFileRanks.plain)}, BM25-decl+ ${depths((r) => r.baselineFileRanks.enriched)}`);
-  const ms = rows.map((r) => r.msOurs);
-  console.log(`  code_context_pack p50 ${percentile(ms, 50).toFixed(1)} ms, p95 ${percentile(ms, 95).toFixed(1)} ms`);
-  const holds = (b: Summary) => (ours.fileRecall >= 1.2 * b.fileRecall && ours.precision >= b.precision ? "holds" : "does not hold");
-  console.log(`  target (file recall ≥ 1.2× at no lower precision): vs BM25-decl ${holds(plain)}; vs BM25-decl+ ${holds(enriched)}`);
-  return { label, ours, plain, enriched };
+  console.log(`  tokens used                    ${ours.used.toFixed(0)}`);
+  console.log(`  file Acc@1 / Acc@5             ours ${f3(acc.ours[0])} / ${f3(acc.ours[1])}   BM25-file ${f3(acc.bm25File[0])} / ${f3(acc.bm25File[1])}`);
+  const ms = rows.map((r) => r.ms);
+  console.log(`  code_context_pack p50 ${percentile(ms, 50).toFixed(0)} ms, p95 ${percentile(ms, 95).toFixed(0)} ms`);
+  const targets = {
+    recall: ours.fileRecall >= 1.15 * bm25.fileRecall,
+    declarationFileRecall: ours.declarationFileRecall >= 1.15 * bm25.declarationFileRecall,
+    precision: ours.precision >= 1.2 * bm25.precision,
+    acc5: acc.ours[1] >= acc.bm25File[1] + 0.15,
+  };
+  const says = (ok: boolean) => (ok ? "holds" : "short");
+  console.log(
+    `  targets: file recall ≥ 1.15× ${says(targets.recall)} (declaration files only: ${says(targets.declarationFileRecall)}); ` +
+      `precision ≥ 1.2× ${says(targets.precision)}; Acc@5 ≥ BM25-file + 0.15 ${says(targets.acc5)}`,
+  );
+  return { label, n: ours.n, ours, bm25, acc, targets };
 }
 
-function groupsToRun(): TaskGroup[] {
-  const groups: TaskGroup[] = [];
-  if (SOURCES.has("swe") && !existsSync(SWE_DATA)) console.log(`swe-bench: skipped: ${SWE_DATA.pathname} is missing`);
-  else if (SOURCES.has("swe")) {
-    const swe = sweBenchGroups(SWE_DATA.pathname, MIRRORS, PER_REPO);
-    if (swe.groups.length === 0) console.log(`swe-bench: skipped: no fetched mirror under ${MIRRORS} (want ${swe.missing.join(", ")})`);
-    else if (swe.missing.length > 0) console.log(`swe-bench: not fetched, left out: ${swe.missing.join(", ")}`);
-    groups.push(...swe.groups.filter((g) => REPOS.length === 0 || REPOS.includes(g.repo)));
+function groupsToRun(): Array<{ group: TaskGroup; role: MinedRepo["role"] }> {
+  const out: Array<{ group: TaskGroup; role: MinedRepo["role"] }> = [];
+  for (const r of MINED_REPOS) {
+    if (REPOS.length > 0 ? !REPOS.includes(r.repo) : ROLE !== "" && r.role !== ROLE) continue;
+    const gitDir = mirrorOf(MIRRORS, r.repo);
+    if (!gitDir) {
+      console.log(`${r.repo}: skipped: not fetched under ${MIRRORS}`);
+      continue;
+    }
+    out.push({ group: minedGroup(r.repo, gitDir, r.srcDirs, LIMIT), role: r.role });
   }
-  if (SOURCES.has("mined")) {
-    const gitDir = mirrorOf(MIRRORS, TS_REPO);
-    if (!gitDir) console.log(`mined: skipped: ${TS_REPO} is not fetched under ${MIRRORS}`);
-    else groups.push(minedGroup(TS_REPO, gitDir, TS_SRC, MINED));
-  }
-  return groups;
+  return out;
 }
 
 async function main(): Promise<void> {
   const configs = TUNE ? tuningGrid() : new Map<string, Tuning>([["default", {}]]);
   const outcomes: Outcome[] = [];
-  for (const group of groupsToRun()) {
-    const run = await runGroup(group, configs);
+  for (const { group, role } of groupsToRun()) {
+    const run = await runGroup(group, role, configs);
     outcomes.push(...run.outcomes);
-    console.log(`${group.source} ${group.repo}: ${group.tasks.length} tasks, ingest ${run.ingestSeconds.toFixed(1)} s`);
+    console.log(`${group.repo} (${role}): ${group.tasks.length} tasks, ingest ${run.ingestSeconds.toFixed(1)} s`);
   }
   if (outcomes.length === 0) {
-    console.log("skipped: no task source available");
+    console.log("skipped: no mined repository available");
     return;
   }
-  const results = [];
+  const results: Reported[] = [];
   for (const config of configs.keys()) {
     const mine = outcomes.filter((o) => o.config === config);
     if (TUNE) console.log(`\n=== config ${config}`);
-    for (const source of ["swe-bench", "mined"]) {
-      for (const split of TUNE ? (["tune"] as const) : (["tune", "report"] as const)) {
-        const r = report(`${source} / ${split}${config === "default" ? "" : ` / ${config}`}`, mine.filter((o) => o.source === source && o.split === split));
+    for (const repo of new Set(mine.map((o) => o.repo))) {
+      const rows = mine.filter((o) => o.repo === repo);
+      const r = report(`${repo} (${rows[0]!.role})${config === "default" ? "" : ` / ${config}`}`, rows);
+      if (r) results.push(r);
+    }
+    for (const role of ["tune", "report"] as const) {
+      const rows = mine.filter((o) => o.role === role);
+      if (new Set(rows.map((o) => o.repo)).size > 1) {
+        const r = report(`all ${role} repositories${config === "default" ? "" : ` / ${config}`}`, rows);
         if (r) results.push(r);
       }
     }
   }
   if (!TUNE) {
     mkdirSync(new URL("results/", import.meta.url), { recursive: true });
-    writeFileSync(new URL("results/eval-code.json", import.meta.url), JSON.stringify({ at: new Date().toISOString(), budget: BUDGET, results }, null, 2));
+    writeFileSync(new URL("results/eval-code.json", import.meta.url), JSON.stringify({ at: new Date().toISOString(), budget: BUDGET, limit: LIMIT, results }, null, 2));
   }
 }
 

@@ -72,6 +72,20 @@ export class DeclarationBm25 {
     }
   }
 
+  /** The baseline's top `n` declarations for a task (the code evaluation cuts it at as many as ours packed). */
+  async top(projectIds: readonly string[], task: string, n: number): Promise<PackedDeclaration[]> {
+    const terms = this.kind === "plain" ? queryTerms(task) : taskTerms(task).terms;
+    if (terms.length === 0 || n <= 0) return [];
+    const hits = await this.db.all<{ symbol_id: string }>(
+      `SELECT s.symbol_id FROM ${this.#table} JOIN symbols s ON s.rowid = ${this.#table}.rowid
+       WHERE ${this.#table} MATCH ? AND s.retired_at IS NULL AND s.project_id IN (${projectIds.map(() => "?").join(", ")})
+       ORDER BY bm25(${this.#table}) LIMIT ?`,
+      [ftsAnyOf(terms), ...projectIds, n],
+    );
+    const briefs = new Map((await declarationsByIds(this.db, projectIds, hits.map((h) => h.symbol_id))).map((d) => [d.symbolId, d]));
+    return hits.flatMap((h) => (briefs.has(h.symbol_id) ? [packedDeclaration(briefs.get(h.symbol_id)!)] : []));
+  }
+
   /** The baseline's pack for a task. */
   async pack(projectIds: readonly string[], task: string, budget: number, count: TokenCounter): Promise<{ declarations: PackedDeclaration[]; used: number }> {
     const terms = this.kind === "plain" ? queryTerms(task) : taskTerms(task).terms;

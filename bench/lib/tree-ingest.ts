@@ -16,6 +16,8 @@ export interface TreeMove {
   /** Paths sent again or for the first time, and paths retired. */
   changed: string[];
   removed: string[];
+  /** The text of each changed path (for baselines that index files themselves). */
+  texts: Map<string, string>;
   seconds: number;
 }
 
@@ -52,9 +54,13 @@ export class TreeIngest {
       size += b.length;
     }
     await flush();
+    const texts = new Map(changed.flatMap((p) => {
+      const b = bytes.get(next.get(p)!);
+      return b ? [[p, b.toString("utf8")] as const] : [];
+    }));
     await retirePaths(this.app.db, { projectId: this.projectId }, removed, this.app.tools);
     await this.app.worker.whenIdle();
     this.#blobs = next;
-    return { changed, removed, seconds: (performance.now() - start) / 1000 };
+    return { changed, removed, texts, seconds: (performance.now() - start) / 1000 };
   }
 }

@@ -11,13 +11,19 @@ export interface PackedDeclaration {
   body: string;
 }
 
-/** Why a file is in a pack. */
-export type FileReason = "match" | "referenced" | "imports";
+/**
+ * Why a file is in a pack: the task matches it, it is reached over
+ * references or imports, it tests a packed declaration, or it is a copy
+ * (same content, imports aside) of the file named in `duplicateOf`.
+ */
+export type FileReason = "match" | "referenced" | "imports" | "test" | "duplicate";
 
 export interface PackedFile {
   fileId: string;
   filepath: string;
   reason: FileReason;
+  /** For a `duplicate`: the project path of the file kept in its place. */
+  duplicateOf?: string;
 }
 
 /** Longest header shown; a longer one is cut with an ellipsis. */
