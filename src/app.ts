@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Hono } from "hono";
 import { sessionEndpoints } from "./core/session-endpoints.js";
+import { accountEndpoints } from "./core/account-endpoints.js";
 import type { Config } from "./config.js";
 import type { AnyAction } from "./core/action.js";
 import { Catalog } from "./core/catalog.js";
@@ -88,7 +89,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes }, tasks };
     const catalog = new Catalog(options.actions ?? productActions);
     const service = new Service({ db, tools, catalog, rateLimit: config.rateLimit, checkOutput: options.checkOutput });
-    const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...ingestEndpoints, ...graphEndpoints, ...categoryEndpoints, ...taskEndpoints, ...artifactEndpoints, ...recordEndpoints, ...(options.extraEndpoints ?? [])];
+    const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...accountEndpoints, ...ingestEndpoints, ...graphEndpoints, ...categoryEndpoints, ...taskEndpoints, ...artifactEndpoints, ...recordEndpoints, ...(options.extraEndpoints ?? [])];
     const mcp = new McpHttpHandler({ service, endpoints, instructions: serverInstructions() });
     if (options.startWorker !== false) {
       await worker.start();

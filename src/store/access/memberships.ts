@@ -26,3 +26,21 @@ export async function accessLevel(q: Queryable, projectId: string, userId: strin
   );
   return row?.level;
 }
+
+/** A project a user is a member of, with their level in it. */
+export interface MemberProject {
+  projectId: string;
+  name: string;
+  parentId: string | null;
+  level: AccessLevel;
+}
+
+/** The projects a user is a member of, by name. */
+export async function projectsOfUser(q: Queryable, userId: string): Promise<MemberProject[]> {
+  const rows = await q.all<{ project_id: string; name: string; parent_id: string | null; level: AccessLevel }>(
+    `SELECT p.project_id, p.name, p.parent_id, m.level FROM memberships m JOIN projects p ON p.project_id = m.project_id
+     WHERE m.user_id = ? ORDER BY p.name, p.project_id`,
+    [userId],
+  );
+  return rows.map((r) => ({ projectId: r.project_id, name: r.name, parentId: r.parent_id, level: r.level }));
+}

@@ -62,3 +62,9 @@ export async function deleteExpiredSessions(q: Queryable, now = new Date()): Pro
   const r = await q.execute("DELETE FROM sessions WHERE expires_at <= ?", [now.toISOString()]);
   return r.rowsAffected;
 }
+
+/** Ends one of a user's sessions by its token hash (sign-out); true when it was there. */
+export async function deleteSession(q: Queryable, hash: string, userId: string): Promise<boolean> {
+  const r = await q.execute("DELETE FROM sessions WHERE hash = ? AND user_id = ?", [hash, userId]);
+  return r.rowsAffected > 0;
+}
