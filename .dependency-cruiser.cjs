@@ -15,6 +15,8 @@
 //                 ingest, readers, retrieve, text, and any folder added later)
 //   tools/        the MCP action catalog (core + domains)
 //   transports    src/transports/ — MCP stdio/HTTP and REST; thin wire code
+//   console       src/console/ — the people's pages: calls endpoints and
+//                 actions through the service, never the store
 //   cli, app.ts, main.ts — wiring
 //
 // Type-only imports (`import type`) are seen (tsPreCompilationDeps) and count
@@ -25,7 +27,7 @@
 // for docs/architecture.md; keep each `comment` one readable sentence or two.
 
 /** Folders under src that are not domains. Any other top-level folder is one. */
-const NOT_DOMAINS = "^src/(core|store|transports|cli|access)/";
+const NOT_DOMAINS = "^src/(core|store|transports|cli|access|console)/";
 const ANY_TOP_LEVEL_FOLDER = "^src/[^/]+/";
 
 /** Root leaf modules a transport may use. */
@@ -74,7 +76,23 @@ module.exports = {
         "Domains are driven from outside (tools/, transports, cli, app.ts) and must not know who calls them, " +
         "so the same domain code serves MCP, REST and the CLI.",
       from: { path: ANY_TOP_LEVEL_FOLDER, pathNot: NOT_DOMAINS },
-      to: { path: ["^src/(transports|cli)/", "^src/(app|main)\\.ts$", "^tools/"] },
+      to: { path: ["^src/(transports|cli|console)/", "^src/(app|main)\\.ts$", "^tools/"] },
+    },
+    {
+      name: "console-not-to-store",
+      severity: "error",
+      comment:
+        "The console reads and changes everything through the service pipeline as the session's principal (one way in), " +
+        "so it never touches the store; domain and tools/ modules it may import for their types and pure helpers.",
+      from: { path: "^src/console/" },
+      to: { path: "^src/store/" },
+    },
+    {
+      name: "only-wiring-imports-console",
+      severity: "error",
+      comment: "The console is mounted by app.ts only; the HTTP transport takes it as a part and never imports it.",
+      from: { pathNot: ["^src/console/", "^src/app\\.ts$"] },
+      to: { path: "^src/console/" },
     },
     {
       name: "domain-imports-only-core-contract",
@@ -148,7 +166,7 @@ module.exports = {
       exportsFields: ["exports"],
       conditionNames: ["import", "require", "node", "default", "types"],
       mainFields: ["module", "main", "types", "typings"],
-      extensions: [".ts", ".mts", ".d.ts", ".js", ".mjs", ".cjs", ".json"],
+      extensions: [".ts", ".tsx", ".mts", ".d.ts", ".js", ".mjs", ".cjs", ".json"],
     },
     skipAnalysisNotInRules: true,
   },

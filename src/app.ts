@@ -33,6 +33,7 @@ import type { TaskKind } from "./tasks/task-kind.js";
 import { taskEndpoints } from "./tasks/task-endpoints.js";
 import { TaskWorker } from "./tasks/task-worker.js";
 import { createHttpApp } from "./transports/http/http-app.js";
+import { createConsole } from "./console/console-app.js";
 import type { HttpEnv } from "./transports/http/http-env.js";
 import { McpHttpHandler } from "./transports/http/mcp-http.js";
 import { actions as productActions } from "../tools/index.js";
@@ -96,7 +97,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await tasks.start();
     }
     const collector = scheduleCollection(db, clock);
-    const http = createHttpApp({ config, service, mcp, endpoints });
+    const http = createHttpApp({ config, service, mcp, endpoints, console: createConsole({ service, endpoints }) });
     return {
       deps: { config, db, clock },
       db,

@@ -77,3 +77,20 @@ export async function rejectSchemaProposal(db: Db, scope: Scope, entityId: strin
     return {};
   });
 }
+
+/**
+ * A type's schema as it stands and the change reading proposed for it, if
+ * one waits (`null` otherwise): what a person compares before approving.
+ */
+export async function readSchemaWithPending(
+  db: Db,
+  scope: Scope,
+  entityId: string,
+): Promise<{ categorySchema: CategorySchema; pending: { fields: CategorySchema["fields"]; baseVersion: number; evidence: string[] } | null }> {
+  await requireCategory(db, scope, entityId);
+  const pending = await readSchemaProposal(db, entityId);
+  return {
+    categorySchema: asSchema(await readSchema(db, entityId)),
+    pending: pending ? { fields: pending.fields as CategorySchema["fields"], baseVersion: pending.baseVersion, evidence: pending.evidence } : null,
+  };
+}

@@ -16,6 +16,8 @@ export interface HttpAppParts {
   mcp: McpHttpHandler;
   /** Every REST endpoint, bound in one loop. */
   endpoints: readonly AnyEndpoint[];
+  /** The people's console (its own app), answering every path the API does not: `/`, `/sign-in`, `/p/…`. */
+  console?: { fetch(request: Request): Response | Promise<Response> };
 }
 
 /**
@@ -43,6 +45,9 @@ export function createHttpApp(parts: HttpAppParts): Hono<HttpEnv> {
   serveOpenApi(app, parts);
   bindEndpoints(app, service, parts.endpoints);
   refuseOtherMethods(app);
+  // Mounted last and as one catch-all, after the host guard: the API's routes answer first, and its 404 stays JSON (the console answers it so).
+  const people = parts.console;
+  if (people) app.mount("/", (request) => people.fetch(request));
   return app;
 }
 

@@ -41,6 +41,8 @@ const PLANTED: Expected[] = [
   { rule: "domain-not-to-outer-layers", from: "src/tasks/run.ts", to: "src/cli/command.ts" },
   { rule: "domain-imports-only-core-contract", from: "src/graph/read.ts", to: "src/core/service.ts" },
   { rule: "store-imports-only-store-and-leaves", from: "src/store/rows.ts", to: "src/config.ts" },
+  { rule: "console-not-to-store", from: "src/console/page.ts", to: "src/store/db.ts" },
+  { rule: "only-wiring-imports-console", from: "src/cli/serve.ts", to: "src/console/page.ts" },
   {
     rule: "only-store-imports-db-driver",
     from: "src/retrieve/search.ts",

@@ -1,0 +1,290 @@
+/** Overview, files, one file with its anchored lines, and one cell: the console's reads of the corpus. */
+import type { Cell, CellContext, Faction, FileResource } from "../../graph/resources.js";
+import type { FileText } from "../../graph/read-file-text.js";
+import type { LeaseStatus } from "../../ingest/accept/lease-status.js";
+import { bytes, paths, spanText } from "../layout.js";
+import type { PageContext, Rendered } from "../page.js";
+
+/** Lines shown of one file; past it the view says where it stopped. */
+const MAX_LINES = 20_000;
+
+export async function overviewPage({ visit, project }: PageContext): Promise<Rendered> {
+  const lease = await visit.call<LeaseStatus>("ingest.lease");
+  const failed = await visit.page<FileResource>("files.list", { query: { status: "failed", limit: "100" } });
+  const p = project.projectId;
+  return {
+    frame: { title: "Overview", section: "overview" },
+    body: (
+      <>
+        <section aria-labelledby="reading">
+          <h2 id="reading">Reading</h2>
+          <dl class="facts">
+            <dt>State</dt>
+            <dd>{lease.state === "reading" ? "Reading files" : "Idle"}</dd>
+            <dt>Corpus version</dt>
+            <dd>{lease.version}</dd>
+            <dt>Ready</dt>
+            <dd>{lease.files.ready}</dd>
+            <dt>Queued</dt>
+            <dd>{lease.files.queued}</dd>
+            <dt>Being read</dt>
+            <dd>{lease.files.reading}</dd>
+            <dt>Failed</dt>
+            <dd>{lease.files.failed}</dd>
+            <dt>Last change</dt>
+            <dd>
+              <time datetime={lease.updatedAt}>{lease.updatedAt}</time>
+            </dd>
+          </dl>
+        </section>
+        <section aria-labelledby="failed">
+          <h2 id="failed">Failed files</h2>
+          {failed.rows.length === 0 ? (
+            <p>No file failed to read.</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">File</th>
+                  <th scope="col">Error</th>
+                </tr>
+              </thead>
+              <tbody>
+                {failed.rows.map((f) => (
+                  <tr>
+                    <td>
+                      <a href={paths.file(p, f.fileId)}>{f.path}</a>
+                    </td>
+                    <td>{f.error ?? "failed"}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </section>
+      </>
+    ),
+  };
+}
+
+export async function filesPage({ visit, project, url }: PageContext): Promise<Rendered> {
+  const prefix = url.searchParams.get("path") ?? "";
+  const cursor = url.searchParams.get("cursor") ?? "";
+  const page = await visit.page<FileResource>("files.list", { query: { path: prefix, cursor, limit: "200" } });
+  const p = project.projectId;
+  const folders = new Map<string, FileResource[]>();
+  for (const f of page.rows) folders.set(f.filepath, [...(folders.get(f.filepath) ?? []), f]);
+  const next = page.nextCursor ? `${paths.files(p)}?${new URLSearchParams({ path: prefix, cursor: page.nextCursor })}` : undefined;
+  return {
+    frame: { title: "Files", section: "files" },
+    body: (
+      <>
+        <form method="get" action={paths.files(p)} class="filter">
+          <label for="path">Path starts with</label>
+          <input id="path" name="path" type="text" value={prefix} />
+          <button type="submit">Filter</button>
+        </form>
+        {page.totalCount !== undefined ? <p>{page.totalCount} files.</p> : null}
+        {page.rows.length === 0 ? <p>No files here.</p> : null}
+        {[...folders].map(([folder, files]) => (
+          <section class="folder">
+            <h2>{folder === "" ? "/" : `${folder}/`}</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Type</th>
+                  <th scope="col" class="num">
+                    Size
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {files.map((f) => (
+                  <tr>
+                    <td>
+                      <a href={paths.file(p, f.fileId)}>{f.name}</a>
+                    </td>
+                    <td>
+                      <span class={`status ${f.status}`}>{f.status}</span>
+                    </td>
+                    <td>{f.fileType}</td>
+                    <td class="num">{bytes(f.fileSize)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        ))}
+        {next ? (
+          <p>
+            <a href={next}>Next page</a>
+          </p>
+        ) : null}
+      </>
+    ),
+  };
+}
+
+export async function filePage({ visit, project }: PageContext, fileId: string): Promise<Rendered> {
+  const params = { fileId };
+  const file = await visit.call<FileResource>("files.get", { params });
+  const text = await visit.call<FileText>("files.text", { params });
+  const factions = (await visit.page<Faction>("factions.list", { query: { fileId } })).rows;
+  factions.sort((a, b) => (a.sourceLocation.lineStart ?? 0) - (b.sourceLocation.lineStart ?? 0));
+  const cells = await visit.page<Cell>("cells.list", { query: { fileId, limit: "200" } });
+  const p = project.projectId;
+  const lines = text.text === null ? [] : text.text.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const shown = lines.slice(0, MAX_LINES);
+  const factionById = new Map(factions.map((f) => [f.factionId, f]));
+  return {
+    frame: { title: file.path, section: "files" },
+    body: (
+      <>
+        <dl class="facts">
+          <dt>Status</dt>
+          <dd>
+            <span class={`status ${file.status}`}>{file.status}</span>
+          </dd>
+          {file.error ? (
+            <>
+              <dt>Error</dt>
+              <dd>{file.error}</dd>
+            </>
+          ) : null}
+          <dt>Type</dt>
+          <dd>
+            {file.fileType} ({file.contentType})
+          </dd>
+          <dt>Size</dt>
+          <dd>{bytes(file.fileSize)}</dd>
+          <dt>Updated</dt>
+          <dd>
+            <time datetime={file.updatedAt}>{file.updatedAt}</time>
+          </dd>
+        </dl>
+        <section aria-labelledby="sections">
+          <h2 id="sections">Sections</h2>
+          {factions.length === 0 ? (
+            <p>No sections read from this file.</p>
+          ) : (
+            <ol class="plain">
+              {factions.map((f) => (
+                <li>
+                  <span class="tag">{f.factionType}</span>{" "}
+                  {f.sourceLocation.lineStart ? <a href={`#L${f.sourceLocation.lineStart}`}>{spanText(f.sourceLocation)}</a> : spanText(f.sourceLocation)}
+                </li>
+              ))}
+            </ol>
+          )}
+        </section>
+        <section aria-labelledby="cells">
+          <h2 id="cells">Cells</h2>
+          {cells.rows.length === 0 ? (
+            <p>No cells read from this file.</p>
+          ) : (
+            <ol class="cells">
+              {cells.rows.map((c) => {
+                const line = factionById.get(c.factionId)?.sourceLocation.lineStart;
+                return (
+                  <li>
+                    <p class="claim">{c.text}</p>
+                    <p class="meta">
+                      <a href={paths.cell(p, c.cellId)}>Open cell {c.cellId}</a>
+                      {line ? (
+                        <>
+                          {" · "}
+                          <a href={`#L${line}`}>line {line}</a>
+                        </>
+                      ) : null}
+                    </p>
+                  </li>
+                );
+              })}
+            </ol>
+          )}
+          {cells.nextCursor ? <p>Showing the first {cells.rows.length} cells.</p> : null}
+        </section>
+        <section aria-labelledby="text">
+          <h2 id="text">Text</h2>
+          {text.text === null ? (
+            <p>This file is not text; its sections above are what was read from it.</p>
+          ) : (
+            <div class="source" role="region" aria-label="File text" tabindex={0}>
+              <table class="lines">
+                <tbody>
+                  {shown.map((line, i) => (
+                    <tr id={`L${i + 1}`}>
+                      <td class="ln">
+                        <a href={`#L${i + 1}`}>{i + 1}</a>
+                      </td>
+                      <td>
+                        <code>{line}</code>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+          {lines.length > shown.length ? <p>Showing the first {MAX_LINES} of {lines.length} lines.</p> : null}
+        </section>
+      </>
+    ),
+  };
+}
+
+export async function cellPage({ visit, project }: PageContext, cellId: string): Promise<Rendered> {
+  const ctx = await visit.call<CellContext>("cells.get", { params: { cellId } });
+  const p = project.projectId;
+  const { cell, faction } = ctx;
+  const fileId = cell.fileIds[0] ?? faction.fileIds[0];
+  const line = faction.sourceLocation.lineStart;
+  const neighbour = (label: string, c: Cell | null) =>
+    c ? (
+      <li>
+        {label}: <a href={paths.cell(p, c.cellId)}>{excerpt(c.text)}</a>
+      </li>
+    ) : (
+      <li>{label}: none</li>
+    );
+  return {
+    frame: { title: "Cell", section: "files" },
+    body: (
+      <>
+        <blockquote class="claim">{cell.text}</blockquote>
+        <dl class="facts">
+          <dt>Cell</dt>
+          <dd>
+            <code>{cell.cellId}</code>
+          </dd>
+          <dt>Section</dt>
+          <dd>
+            {faction.factionType} ({faction.inferredType}), {spanText(faction.sourceLocation)}
+          </dd>
+          <dt>File</dt>
+          <dd>{fileId ? <a href={paths.file(p, fileId, line)}>{line ? `${ctx.filepath}:${line}` : ctx.filepath}</a> : ctx.filepath}</dd>
+          <dt>Updated</dt>
+          <dd>
+            <time datetime={cell.updatedAt}>{cell.updatedAt}</time>
+          </dd>
+        </dl>
+        <section aria-labelledby="neighbours">
+          <h2 id="neighbours">Neighbours</h2>
+          <ul class="plain">
+            {neighbour("Previous cell", ctx.neighbours.previous)}
+            {neighbour("Next cell", ctx.neighbours.next)}
+          </ul>
+        </section>
+      </>
+    ),
+  };
+}
+
+/** The first words of a text, for a link. */
+export function excerpt(text: string, max = 120): string {
+  const one = text.replace(/\s+/gu, " ").trim();
+  return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+}

@@ -1,0 +1,399 @@
+/**
+ * Typed knowledge for people: proposed types with their evidence sections
+ * beside their fields (confirm, reject), pending schema changes (approve,
+ * reject), the types with their members' filled cells, and the schema
+ * editor, whose stale saves come back as "changed since you opened it".
+ */
+import type { CategorySchema, FilledCell, Proposal } from "../../categories/resources.js";
+import { isAppError } from "../../errors.js";
+import type { Cell, Entity, Faction, FileResource } from "../../graph/resources.js";
+import { FIELD_TYPES } from "../../vocabulary.js";
+import { ActionForm, Notice, paths, spanText } from "../layout.js";
+import type { PageContext, Rendered } from "../page.js";
+import type { Visit } from "../visit.js";
+import { excerpt } from "./graph.js";
+
+type SchemaField = CategorySchema["fields"][number];
+/** A type's schema as it stands and the change reading proposed, if any (the console's own read). */
+export interface SchemaWithPending {
+  categorySchema: CategorySchema;
+  pending: { fields: SchemaField[]; baseVersion: number; evidence: string[] } | null;
+}
+
+const STATUS = ["Pending", "Confirmed", "Rejected"] as const;
+/** Blank rows the schema editor offers for new fields. */
+const BLANK_FIELDS = 2;
+
+/** Evidence sections: each faction with its file and the first cells read from it. */
+async function evidence(visit: Visit, factionIds: string[]): Promise<Array<{ faction: Faction; file: FileResource | undefined; cells: Cell[] }>> {
+  if (factionIds.length === 0) return [];
+  const factions = (await visit.page<Faction>("factions.list", { query: { factionIds: factionIds.join(",") } })).rows;
+  const order = new Map(factionIds.map((id, i) => [id, i]));
+  factions.sort((a, b) => (order.get(a.factionId) ?? 0) - (order.get(b.factionId) ?? 0));
+  const files = new Map<string, FileResource | undefined>();
+  const out = [];
+  for (const faction of factions) {
+    const fileId = faction.fileIds[0];
+    if (fileId && !files.has(fileId)) files.set(fileId, await visit.call<FileResource>("files.get", { params: { fileId } }).catch(() => undefined));
+    const cells = (await visit.page<Cell>("cells.list", { query: { factionId: faction.factionId, limit: "5" } })).rows;
+    out.push({ faction, file: fileId ? files.get(fileId) : undefined, cells });
+  }
+  return out;
+}
+
+function Evidence({ items, projectId: p }: { items: Awaited<ReturnType<typeof evidence>>; projectId: string }) {
+  if (items.length === 0) return <p>No evidence section is live any more.</p>;
+  return (
+    <ol class="evidence">
+      {items.map(({ faction, file, cells }) => (
+        <li>
+          <h4>
+            {file ? <a href={paths.file(p, file.fileId, faction.sourceLocation.lineStart)}>{file.path}</a> : "a file no longer served"}
+            <span class="meta">
+              {" "}
+              {faction.factionType}, {spanText(faction.sourceLocation)}
+            </span>
+          </h4>
+          <ul class="plain">
+            {cells.map((c) => (
+              <li>
+                <a href={paths.cell(p, c.cellId)}>{excerpt(c.text, 200)}</a>
+              </li>
+            ))}
+          </ul>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+function FieldTable({ fields, caption }: { fields: SchemaField[]; caption: string }) {
+  return (
+    <table>
+      <caption>{caption}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Field</th>
+          <th scope="col">Type</th>
+          <th scope="col">Required</th>
+          <th scope="col">Description</th>
+        </tr>
+      </thead>
+      <tbody>
+        {fields.length === 0 ? (
+          <tr>
+            <td colspan={4}>No fields.</td>
+          </tr>
+        ) : (
+          fields.map((f) => (
+            <tr>
+              <td>{f.name}</td>
+              <td>{f.type}</td>
+              <td>{f.required ? "yes" : "no"}</td>
+              <td>{f.description}</td>
+            </tr>
+          ))
+        )}
+      </tbody>
+    </table>
+  );
+}
+
+/** Every type of the project (entities of kind `category`), first 200. */
+async function listTypes(visit: Visit): Promise<Entity[]> {
+  return (await visit.page<Entity>("entities.list", { query: { entityType: "Category", limit: "200" } })).rows;
+}
+
+async function schemaOf(visit: Visit, entityId: string): Promise<SchemaWithPending> {
+  return visit.call<SchemaWithPending>("console.type-schema", { params: { entityId } });
+}
+
+export async function proposalsPage({ visit, project, csrf, url }: PageContext): Promise<Rendered> {
+  const p = project.projectId;
+  const cursor = url.searchParams.get("cursor") ?? "";
+  const page = await visit.page<Proposal>("category-proposals.list", { query: { cursor, limit: "20" } });
+  const shown = await Promise.all(page.rows.map(async (proposal) => ({ proposal, items: await evidence(visit, proposal.evidence) })));
+  const changes = [];
+  for (const type of await listTypes(visit)) {
+    const schema = await schemaOf(visit, type.entityId);
+    if (schema.pending) changes.push({ type, schema, items: await evidence(visit, schema.pending.evidence) });
+  }
+  const done = url.searchParams.get("done");
+  return {
+    frame: { title: "Proposed types", section: "proposals" },
+    body: (
+      <>
+        {done ? <Notice kind="ok">{done === "confirmed" ? "Confirmed: the type is made." : done === "rejected" ? "Rejected." : done === "approved" ? "Schema change approved." : "Schema change dropped."}</Notice> : null}
+        <p>Reading proposes a type when a shape repeats across documents. Compare the fields with the sections they were read from, then confirm or reject.</p>
+        {shown.length === 0 ? <p>No type has been proposed.</p> : null}
+        {shown.map(({ proposal, items }) => (
+          <article class="card" aria-labelledby={`prop-${proposal.proposalId}`}>
+            <h2 id={`prop-${proposal.proposalId}`}>
+              {proposal.name} <span class={`status s${proposal.status}`}>{STATUS[proposal.status]}</span>
+            </h2>
+            {proposal.description ? <p>{proposal.description}</p> : null}
+            <div class="side-by-side">
+              <div>
+                <FieldTable fields={proposal.fields} caption={`Fields of ${proposal.name}`} />
+              </div>
+              <div>
+                <h3>Evidence ({items.length} sections)</h3>
+                <Evidence items={items} projectId={p} />
+              </div>
+            </div>
+            {visit.canEdit && proposal.status === 0 ? (
+              <div class="actions">
+                <ActionForm action={`${paths.proposals(p)}/${encodeURIComponent(proposal.proposalId)}/confirm`} csrf={csrf} label="Confirm" />
+                <ActionForm action={`${paths.proposals(p)}/${encodeURIComponent(proposal.proposalId)}/reject`} csrf={csrf} label="Reject" danger />
+              </div>
+            ) : null}
+          </article>
+        ))}
+        {page.nextCursor ? (
+          <p>
+            <a href={`${paths.proposals(p)}?${new URLSearchParams({ cursor: page.nextCursor })}`}>Older proposals</a>
+          </p>
+        ) : null}
+        <h2>Schema changes</h2>
+        {changes.length === 0 ? <p>No schema change is waiting.</p> : null}
+        {changes.map(({ type, schema, items }) => (
+          <SchemaChange type={type} schema={schema} items={items} ctx={{ visit, csrf, projectId: p }} />
+        ))}
+      </>
+    ),
+  };
+}
+
+function SchemaChange(props: { type: Entity; schema: SchemaWithPending; items: Awaited<ReturnType<typeof evidence>>; ctx: { visit: Visit; csrf: string; projectId: string } }) {
+  const { type, schema, items } = props;
+  const { visit, csrf, projectId: p } = props.ctx;
+  const pending = schema.pending!;
+  const added = pending.fields.filter((f) => !schema.categorySchema.fields.some((c) => c.name.toLowerCase() === f.name.toLowerCase()));
+  return (
+    <article class="card" aria-labelledby={`change-${type.entityId}`}>
+      <h3 id={`change-${type.entityId}`}>
+        Change to <a href={paths.type(p, type.entityId)}>{type.name}</a>
+      </h3>
+      <div class="side-by-side">
+        <div>
+          <FieldTable fields={schema.categorySchema.fields} caption={`${type.name} now (version ${schema.categorySchema.version})`} />
+          <FieldTable fields={added} caption="Fields the change adds" />
+        </div>
+        <div>
+          <h4>Evidence ({items.length} sections)</h4>
+          <Evidence items={items} projectId={p} />
+        </div>
+      </div>
+      {visit.canEdit ? (
+        <div class="actions">
+          <ActionForm action={`${paths.type(p, type.entityId)}/schema/approve`} csrf={csrf} label="Approve" />
+          <ActionForm action={`${paths.type(p, type.entityId)}/schema/reject`} csrf={csrf} label="Reject" danger />
+        </div>
+      ) : null}
+    </article>
+  );
+}
+
+export async function typesPage({ visit, project }: PageContext): Promise<Rendered> {
+  const p = project.projectId;
+  const types = await listTypes(visit);
+  return {
+    frame: { title: "Types", section: "types" },
+    body:
+      types.length === 0 ? (
+        <p>
+          No type yet. Confirm one under <a href={paths.proposals(p)}>Proposed types</a>.
+        </p>
+      ) : (
+        <ul class="plain">
+          {types.map((t) => (
+            <li>
+              <a href={paths.type(p, t.entityId)}>{t.name}</a>
+            </li>
+          ))}
+        </ul>
+      ),
+  };
+}
+
+/** What a schema save sent back, for showing beside a conflict or a refusal. */
+export interface SchemaAttempt {
+  fields: SchemaField[];
+  problem: string;
+  conflict: boolean;
+}
+
+export async function typePage({ visit, project, csrf, url }: PageContext, entityId: string, attempt?: SchemaAttempt): Promise<Rendered> {
+  const p = project.projectId;
+  const type = await visit.call<Entity>("entities.get", { params: { entityId } });
+  const schema = await schemaOf(visit, entityId);
+  const members = (await visit.page<Entity>("entities.list", { query: { entityType: entityId, limit: "200" } })).rows;
+  const filled = (await visit.page<FilledCell>("cells.list", { query: { schemaId: entityId, limit: "200" } })).rows;
+  const byMember = new Map(filled.map((c) => [c.entityIds[0], c]));
+  const fieldNames = schema.categorySchema.fields.map((f) => f.name);
+  const saved = url.searchParams.get("saved");
+  const items = schema.pending ? await evidence(visit, schema.pending.evidence) : [];
+  // A refused edit keeps what the person typed; a conflict starts from the current schema.
+  const formFields = attempt && !attempt.conflict ? attempt.fields : schema.categorySchema.fields;
+  return {
+    status: attempt ? (attempt.conflict ? 409 : 400) : 200,
+    frame: { title: type.name, section: "types" },
+    body: (
+      <>
+        {saved ? <Notice kind="ok">Saved as version {saved}.</Notice> : null}
+        {attempt?.conflict ? (
+          <Notice kind="problem">
+            <p>
+              This schema changed since you opened it: it is now at version {schema.categorySchema.version}. Nothing was saved. The editor below starts from version{" "}
+              {schema.categorySchema.version}; your edit is listed under it to copy from.
+            </p>
+          </Notice>
+        ) : attempt ? (
+          <Notice kind="problem">
+            <p>Not saved: {attempt.problem}</p>
+          </Notice>
+        ) : null}
+        <section aria-labelledby="members">
+          <h2 id="members">Members ({members.length})</h2>
+          {members.length === 0 ? (
+            <p>No member yet.</p>
+          ) : (
+            <div class="wide">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Member</th>
+                    {fieldNames.map((n) => (
+                      <th scope="col">{n}</th>
+                    ))}
+                    <th scope="col">Filled cell</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {members.map((m) => {
+                    const cell = byMember.get(m.entityId);
+                    return (
+                      <tr>
+                        <th scope="row">{m.name}</th>
+                        {fieldNames.map((n) => (
+                          <td>
+                            <FieldValue cell={cell} field={n} projectId={p} />
+                          </td>
+                        ))}
+                        <td>{cell ? <a href={paths.cell(p, cell.cellId)}>Open filled cell of {m.name}</a> : "not filled yet"}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+        {schema.pending ? (
+          <section aria-labelledby="pending">
+            <h2 id="pending">Proposed schema change</h2>
+            <SchemaChange type={type} schema={schema} items={items} ctx={{ visit, csrf, projectId: p }} />
+          </section>
+        ) : null}
+        <section aria-labelledby="schema">
+          <h2 id="schema">Schema (version {schema.categorySchema.version})</h2>
+          <p>Field types: {FIELD_TYPES.join(", ")}.</p>
+          {visit.canEdit ? (
+            <SchemaEditor action={`${paths.type(p, entityId)}/schema`} csrf={csrf} version={schema.categorySchema.version} fields={formFields} />
+          ) : (
+            <FieldTable fields={schema.categorySchema.fields} caption={`Fields of ${type.name}`} />
+          )}
+          {attempt?.conflict ? <FieldTable fields={attempt.fields} caption="Your edit (not saved)" /> : null}
+        </section>
+      </>
+    ),
+  };
+}
+
+function FieldValue({ cell, field, projectId: p }: { cell: FilledCell | undefined; field: string; projectId: string }) {
+  if (!cell || !(field in cell)) return <span class="meta">—</span>;
+  const value = cell[field];
+  const sources = cell._sources[field] ?? [];
+  return (
+    <>
+      {Array.isArray(value) ? value.map(String).join(", ") : typeof value === "object" && value !== null ? JSON.stringify(value) : String(value)}
+      {sources.map((id, i) => (
+        <>
+          {" "}
+          <a href={paths.cell(p, id)} aria-label={`source ${i + 1} of ${field}`}>
+            [{i + 1}]
+          </a>
+        </>
+      ))}
+    </>
+  );
+}
+
+function SchemaEditor(props: { action: string; csrf: string; version: number; fields: SchemaField[] }) {
+  const rows: Array<SchemaField | undefined> = [...props.fields, ...Array.from({ length: BLANK_FIELDS }, () => undefined)];
+  return (
+    <ActionForm action={props.action} csrf={props.csrf} label="Save schema" class="stack">
+      <input type="hidden" name="version" value={String(props.version)} />
+      <p>Clear a field's name to remove it; fill a blank one to add a field.</p>
+      {rows.map((f, i) => {
+        const n = i + 1;
+        const id = `f${n}`;
+        return (
+          <fieldset class="field">
+            <legend>Field {n}</legend>
+            <label for={`${id}-name`}>Field {n} name</label>
+            <input id={`${id}-name`} name={`field.${n}.name`} type="text" value={f?.name ?? ""} maxlength={64} />
+            <label for={`${id}-type`}>Field {n} type</label>
+            <select id={`${id}-type`} name={`field.${n}.type`}>
+              {FIELD_TYPES.map((t) => (
+                <option value={t} selected={(f?.type ?? "text") === t}>
+                  {t}
+                </option>
+              ))}
+            </select>
+            <label for={`${id}-description`}>Field {n} description</label>
+            <input id={`${id}-description`} name={`field.${n}.description`} type="text" value={f?.description ?? ""} />
+            <span class="check">
+              <input id={`${id}-required`} name={`field.${n}.required`} type="checkbox" value="on" checked={f?.required ?? false} />
+              <label for={`${id}-required`}>Field {n} required</label>
+            </span>
+          </fieldset>
+        );
+      })}
+    </ActionForm>
+  );
+}
+
+/** The fields a schema form sent, in order; rows with no name are left out. */
+export function fieldsFromForm(form: URLSearchParams): SchemaField[] {
+  const numbers = new Set<number>();
+  for (const key of form.keys()) {
+    const m = /^field\.(\d{1,3})\.name$/.exec(key);
+    if (m) numbers.add(Number(m[1]));
+  }
+  return [...numbers]
+    .sort((a, b) => a - b)
+    .map((n) => ({
+      name: (form.get(`field.${n}.name`) ?? "").trim(),
+      type: (form.get(`field.${n}.type`) ?? "text") as SchemaField["type"],
+      description: (form.get(`field.${n}.description`) ?? "").trim(),
+      required: form.get(`field.${n}.required`) === "on",
+    }))
+    .filter((f) => f.name !== "");
+}
+
+/** Saves a schema edit; a stale version or a refused field comes back as the type page with the reason. */
+export async function saveSchema(ctx: PageContext, entityId: string, form: URLSearchParams): Promise<Rendered | { redirect: string }> {
+  const fields = fieldsFromForm(form);
+  const version = Number(form.get("version"));
+  try {
+    const saved = await ctx.visit.call<{ categorySchema: CategorySchema }>("entity-schema.put", {
+      params: { entityId },
+      body: { fields, version: Number.isSafeInteger(version) ? version : -1 },
+    });
+    return { redirect: `${paths.type(ctx.project.projectId, entityId)}?saved=${saved.categorySchema.version}` };
+  } catch (err) {
+    if (!isAppError(err) || (err.status !== 409 && err.status !== 400) || err.code === "entity_not_category") throw err;
+    return typePage(ctx, entityId, { fields, problem: err.message, conflict: err.code === "schema_moved" });
+  }
+}
