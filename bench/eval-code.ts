@@ -19,7 +19,7 @@
  * of reporting ones).
  *
  *   node --import tsx bench/eval-code.ts [--mirrors DIR | PKS_MIRRORS] [--repos a/b,c/d] [--role tune|report]
- *        [--limit N] [--budget N] [--tune] [--show N]
+ *        [--limit N] [--budget N] [--tune [--only name,prefix]] [--show N]
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -213,7 +213,7 @@ function groupsToRun(): Array<{ group: TaskGroup; role: MinedRepo["role"] }> {
 }
 
 async function main(): Promise<void> {
-  const configs = TUNE ? tuningGrid() : new Map<string, Tuning>([["default", {}]]);
+  const configs = TUNE ? tuningGrid(opt("--only", "").split(",").filter(Boolean)) : new Map<string, Tuning>([["default", {}]]);
   const outcomes: Outcome[] = [];
   for (const { group, role } of groupsToRun()) {
     const run = await runGroup(group, role, configs);

@@ -41,7 +41,15 @@ export const codeContextPackOutput = z.object({
   budget: z.number().int(),
   used: z.number().int(),
   declarations: z.array(packedDeclaration),
-  files: z.array(z.object({ fileId: z.string(), filepath: z.string(), reason: z.enum(["match", "referenced", "imports"]) })),
+  files: z.array(
+    z.object({
+      fileId: z.string(),
+      filepath: z.string(),
+      reason: z.enum(["match", "referenced", "imports", "test", "duplicate"]),
+      /** For a `duplicate`: the file kept in the copy's place. */
+      duplicateOf: z.string().optional(),
+    }),
+  ),
   indexing: indexingSchema,
 });
 
@@ -63,7 +71,8 @@ export const codeContextPackAction = defineAction({
     "names, qualified names, headers, doc comments, paths and bodies, then spread over references and imports. Name what you " +
     "already hold in `seedSymbols` (sym_ ids, Class.method or names) and `seedFiles` (paths or their ends): they steer the " +
     "ranking toward their neighbours, are never returned and cost nothing. Answers `declarations` [{symbol, symbolId, kind, " +
-    "fileId, filepath, lines, body}] and `files` [{fileId, filepath, reason: match | referenced | imports}], cut where " +
+    "fileId, filepath, lines, body}] and `files` [{fileId, filepath, reason: match | referenced | imports | test | duplicate, " +
+    "duplicateOf?}] (test: tests of packed declarations; duplicate: a copy of the file named in duplicateOf), cut where " +
     "relevance falls off, so a short pack is a complete answer, not a truncated one; `used` (exact tokens) never exceeds " +
     "`budget` (default 4096, at least 8). " +
     'Good call: {"task": "Retries in fetchWithBackoff ignore the Retry-After header; honour it", "seedFiles": "src/http/client.ts"}.',

@@ -217,3 +217,96 @@ describe("code_context_pack", () => {
     await client.close();
   });
 });
+
+/** A small tree whose shape shows what the pack does beyond the first ranking. */
+const MORE_FILES: Array<[string, string]> = [
+  // One word in many names: every class has a constructor.
+  ...Array.from({ length: 30 }, (_, i): [string, string] => [
+    `src/models/model-${i}.ts`,
+    `/** Model number ${i}. */\nexport class Model${i} {\n  constructor(readonly id: number) {}\n  /** The label of model ${i}. */\n  label(): string {\n    return "m${i}";\n  }\n}\n`,
+  ]),
+  [
+    "src/server/dispatch.ts",
+    `/** Routes a request to its handler and turns failures into responses. */
+export function dispatch(handler: () => unknown): unknown {
+  try {
+    return handler();
+  } catch (err) {
+    if (err instanceof RangeError) return { status: 400 };
+    throw err;
+  }
+}
+`,
+  ],
+  // A generated copy of a source file beside it: same declarations, imports rewritten.
+  [
+    "src/text/slugify.ts",
+    `import { lower } from "./lower";\n\n/** A URL slug of a title. */\nexport function slugify(title: string): string {\n  return lower(title).replace(/[^a-z0-9]+/g, "-");\n}\n`,
+  ],
+  ["src/text/lower.ts", "/** Lower-cases text. */\nexport function lower(text: string): string {\n  return text.toLowerCase();\n}\n"],
+  [
+    "deno_dist/text/slugify.ts",
+    `import { lower } from "./lower.ts";\n\n/** A URL slug of a title. */\nexport function slugify(title: string): string {\n  return lower(title).replace(/[^a-z0-9]+/g, "-");\n}\n`,
+  ],
+  ["deno_dist/text/lower.ts", "/** Lower-cases text. */\nexport function lower(text: string): string {\n  return text.toLowerCase();\n}\n"],
+  // A test of slugify.
+  [
+    "test/text/slugify.test.ts",
+    `import { slugify } from "../../src/text/slugify";\n\nexport function checkSlug(): boolean {\n  return slugify("A B") === "a-b";\n}\n`,
+  ],
+  // Many relevant declarations: more than any fixed count a pack once had.
+  [
+    "src/tokens/token-parsers.ts",
+    Array.from({ length: 70 }, (_, i) => `/** Token parser for token kind ${i}. */\nexport function parseTokenKind${i}(text: string): number {\n  return text.indexOf("token${i}");\n}\n`).join("\n"),
+  ],
+];
+
+describe("code_context_pack: diversity, copies, tests and budgets", () => {
+  let w: TestWorld;
+  const pack = async (input: Record<string, unknown>): Promise<Pack> => {
+    const res = await send(w, "/v1/api/actions", { method: "POST", key: w.keys.viewer, project: w.projectId, json: { action: "code_context_pack", input } });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { result: Pack }).result;
+  };
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    await ingest(w, MORE_FILES.map(([p, t]) => fileEntry(p, t)));
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => w.close());
+
+  it("does not let one common word fill the pack: the declaration whose body holds the other term ranks near the top", async () => {
+    const p = await pack({ task: "Use `constructor.name` instead of `instanceof` when checking errors", budget: 1200 });
+    const names = p.declarations.map((d) => d.symbol);
+    expect(names.slice(0, 5)).toContain("dispatch");
+    expect(names.filter((n) => n.endsWith(".constructor")).length).toBeLessThan(names.length);
+  });
+
+  it("keeps the canonical file of a copied tree and names the copy as its duplicate", async () => {
+    const p = await pack({ task: "slugify turns a title into a URL slug" });
+    expect(p.declarations[0]).toMatchObject({ symbol: "slugify", filepath: "src/text/slugify.ts" });
+    expect(p.declarations.some((d) => d.filepath.startsWith("deno_dist/"))).toBe(false);
+    expect(p.files).toContainEqual(expect.objectContaining({ filepath: "deno_dist/text/slugify.ts", reason: "duplicate", duplicateOf: "src/text/slugify.ts" }));
+  });
+
+  it("lists the tests of packed declarations as files with reason test", async () => {
+    const p = await pack({ task: "slugify turns a title into a URL slug" });
+    expect(p.files).toContainEqual(expect.objectContaining({ filepath: "test/text/slugify.test.ts", reason: "test" }));
+    const other = await pack({ task: "dispatch routes a request to its handler" });
+    expect(other.files.some((f) => f.reason === "test")).toBe(false);
+  });
+
+  it("lets the budget decide how much comes back: more than 40 declarations when they are relevant, a tiny budget kept", async () => {
+    const big = await pack({ task: "token parser for a token kind", budget: 30_000 });
+    expect(big.declarations.filter((d) => d.symbol.startsWith("parseTokenKind")).length).toBeGreaterThan(40);
+    expect(big.used).toBeLessThanOrEqual(30_000);
+    const enc = get_encoding("o200k_base");
+    for (const budget of [8, 9, 30, 120]) {
+      const small = await pack({ task: "token parser for a token kind", budget });
+      expect(small.used).toBeLessThanOrEqual(budget);
+      expect(small.used).toBe(enc.encode(JSON.stringify({ declarations: small.declarations, files: small.files })).length);
+    }
+    enc.free();
+  });
+});

@@ -1,7 +1,6 @@
 import { packRows } from "../pack-rows.js";
 import type { Scope } from "../../core/scope.js";
 import type { Tools } from "../../core/tools.js";
-import type { TokenCounter } from "../token-counter.js";
 import type { Queryable } from "../../store/db.js";
 import { rankDeclarations } from "./rank-declarations.js";
 import type { RankedFile, RankWeights } from "./rank-declarations.js";
@@ -10,6 +9,8 @@ import type { PackedDeclaration, PackedFile } from "./packed-rows.js";
 import { DECLARATION_CUT, FILE_CUT, relevanceCut } from "./relevance-cut.js";
 import type { CutRule } from "./relevance-cut.js";
 import { resolveSeeds } from "./resolve-seeds.js";
+import type { FileCopy } from "./duplicate-files.js";
+import { testFilesOf } from "./test-files.js";
 
 export interface CodeContextPackRequest {
   task: string;
@@ -31,6 +32,8 @@ type Row = PackedDeclaration | PackedFile;
 
 /** Most of the budget the file list may keep from the declarations: a quarter. */
 const FILE_SHARE = 0.25;
+/** Room kept for test files when the list is estimated before the declarations are packed. */
+const TEST_ROOM = 200;
 
 const isDeclaration = (r: Row): r is PackedDeclaration => "symbolId" in r;
 
@@ -42,23 +45,22 @@ function shape(rows: readonly Row[]) {
   return { declarations: rows.filter(isDeclaration), files: rows.filter((r): r is PackedFile => !isDeclaration(r)) };
 }
 
-/**
- * Declarations first, in rank order, leaving room for the file list (up to
- * a quarter of the budget); then the files in what is left.
- */
-function pack(declarations: readonly PackedDeclaration[], files: readonly PackedFile[], budget: number, count: TokenCounter) {
-  const serialize = (rows: Row[]) => JSON.stringify(shape(rows));
-  const filesCost = count(JSON.stringify(files));
-  const empty = count(serialize([]));
-  const head = packRows(declarations, Math.max(empty, budget - Math.min(filesCost, Math.floor(budget * FILE_SHARE))), count, serialize);
-  return packRows([...head.rows, ...files], budget, count, serialize);
+/** Copies of the files a pack names, as `duplicate` rows after the file each repeats. */
+function copyRows(copies: ReadonlyMap<string, FileCopy>, named: ReadonlySet<string>): PackedFile[] {
+  return [...copies.values()]
+    .filter((c) => named.has(c.canonicalFileId))
+    .sort((a, b) => (a.path < b.path ? -1 : 1))
+    .map((c) => ({ fileId: c.fileId, filepath: c.path, reason: "duplicate" as const, duplicateOf: c.canonicalPath }));
 }
 
 /**
  * The declarations (as headers) and files most relevant to a coding task,
  * cut where relevance falls off and packed to `budget` tokens of the
- * serialized `{declarations, files}`. Seeds steer the ranking and are
- * never returned.
+ * serialized `{declarations, files}`: declarations first, in rank order,
+ * leaving room for the file list (up to a quarter of the budget); then the
+ * ranked files, the copies of named files (`duplicate`, with the file kept
+ * in their place) and the tests of packed declarations (`test`) in what is
+ * left. Seeds steer the ranking and are never returned.
  */
 export async function codeContextPack(
   q: Queryable,
@@ -70,8 +72,22 @@ export async function codeContextPack(
   const count = tools.tokens;
   const seeds = await resolveSeeds(q, projectIds, req);
   const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
-  const declarations = relevanceCut(ranking.declarations, req.tuning?.declarations ?? DECLARATION_CUT).map((d) => packedDeclaration(d.declaration));
+  const cut = relevanceCut(ranking.declarations, req.tuning?.declarations ?? DECLARATION_CUT);
   const files = relevanceCut(ranking.files, req.tuning?.files ?? FILE_CUT).map(fileRow);
-  const packed = pack(declarations, files, req.budget, count);
-  return { budget: req.budget, used: packed.used, ...shape(packed.rows) };
+  const serialize = (rows: Row[]) => JSON.stringify(shape(rows));
+  const empty = count(serialize([]));
+  const namedBefore = new Set([...files.map((f) => f.fileId), ...cut.map((d) => d.declaration.fileId)]);
+  const reserve = count(JSON.stringify([...files, ...copyRows(ranking.copies, namedBefore)])) + (cut.length > 0 ? TEST_ROOM : 0);
+  const byId = new Map(cut.map((d) => [d.declaration.symbolId, d.declaration]));
+  const head = packRows(cut.map((d) => packedDeclaration(d.declaration)), Math.max(empty, req.budget - Math.min(reserve, Math.floor(req.budget * FILE_SHARE))), count, serialize);
+  const packed = head.rows.flatMap((r) => (byId.has(r.symbolId) ? [byId.get(r.symbolId)!] : []));
+  const tests = (await testFilesOf(q, projectIds, packed)).map((t): PackedFile => ({ fileId: t.fileId, filepath: t.path, reason: "test" }));
+  const listed = new Set(files.map((f) => f.fileId));
+  const testing = new Set(tests.map((t) => t.fileId));
+  const named = new Set([...listed, ...packed.map((d) => d.fileId)]);
+  // A ranked file that tests a packed declaration says so.
+  const ranked = files.map((f) => (testing.has(f.fileId) ? { ...f, reason: "test" as const } : f));
+  const rest = [...ranked, ...copyRows(ranking.copies, named), ...tests.filter((t) => !listed.has(t.fileId))];
+  const all = packRows([...head.rows, ...rest], req.budget, count, serialize);
+  return { budget: req.budget, used: all.used, ...shape(all.rows) };
 }

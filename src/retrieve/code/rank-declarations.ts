@@ -1,6 +1,8 @@
 import { pathsOfFiles } from "../../store/code/code-graph-reads.js";
 import type { Queryable } from "../../store/db.js";
 import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
+import { declarationsByIds } from "../../store/code/declaration-reads.js";
+import { declarationIdsOfFiles } from "../../store/code/code-pack-reads.js";
 import type { SymbolFieldWeights } from "../../store/search/symbol-search.js";
 import { declarationGraph, declarationNode, fileNode } from "./declaration-graph.js";
 import type { DeclarationGraph } from "./declaration-graph.js";
@@ -9,7 +11,10 @@ import type { Seeds } from "./resolve-seeds.js";
 import { taskMatches } from "./task-matches.js";
 import type { TaskMatches } from "./task-matches.js";
 import { taskTerms } from "./task-terms.js";
-import { isTestPath } from "./test-paths.js";
+import { isPeripheralPath, isTestPath } from "./test-paths.js";
+import { diversify } from "./diversify.js";
+import { fileCopies } from "./duplicate-files.js";
+import type { FileCopy } from "./duplicate-files.js";
 import { walkProximity } from "../page-rank.js";
 
 /** How the signals are mixed; every weight multiplies a signal scaled to 0..1. */
@@ -28,6 +33,11 @@ export interface RankWeights {
   fileText: number;
   /** Factor on the scores of test files: a task asks for the code more often than for its tests. */
   tests: number;
+  /** Factor on files outside the main source (scripts, examples, docs, benchmarks). */
+  peripheral: number;
+  /** Diversification: a task term's worth after each pick holding it, a file's after each pick in it (see diversify.ts). */
+  termDecay: number;
+  fileDecay: number;
   /** Declarations the walk starts from. */
   anchors: number;
   restart: number;
@@ -36,15 +46,23 @@ export interface RankWeights {
 }
 
 /** Measured on the code evaluation's tuning split (bench/eval-code.ts). */
-export const RANK_WEIGHTS: RankWeights = { named: 1, namedFile: 1, walk: 0.5, seeds: 1, file: 0.5, fileText: 0.5, tests: 0.5, anchors: 30, restart: 0.3 };
+export const RANK_WEIGHTS: RankWeights = {
+  named: 1, namedFile: 1, walk: 0.5, seeds: 1, file: 0.5, fileText: 0.5, tests: 0.5, peripheral: 0.6, termDecay: 0.5, fileDecay: 0.85,
+  anchors: 30, restart: 0.3,
+};
 
-/** Files ranked at most: a pack lists far fewer. */
+/** Files ranked at most: a pack lists fewer. */
 const MAX_FILES = 50;
+/** Declarations ranked at most: more than any budget a caller is likely to give holds. */
+const MAX_DECLARATIONS = 600;
 
 
 export interface RankedDeclaration {
   declaration: DeclarationBrief;
+  /** Its own relevance (what the cut judges). */
   score: number;
+  /** What it adds where it is ranked: its score less what earlier rows already cover (diversify.ts). */
+  worth: number;
 }
 
 export interface RankedFile {
@@ -58,6 +76,8 @@ export interface RankedFile {
 export interface Ranking {
   declarations: RankedDeclaration[];
   files: RankedFile[];
+  /** Copies of ranked files (content equal but for imports), left out of both lists: copy file id → the kept file. */
+  copies: Map<string, FileCopy>;
 }
 
 function baseScores(m: TaskMatches, w: RankWeights): Map<string, number> {
@@ -113,12 +133,15 @@ function fileScores(scores: ReadonlyMap<string, number>, graph: DeclarationGraph
   return scaledMax(out);
 }
 
-/** Test files' scores scaled down; their paths come from the declarations or the file reads. */
-function demoteTests<T extends string>(scores: Map<T, number>, pathOf: (key: T) => string | undefined, factor: number): Map<T, number> {
-  for (const [key, score] of scores) {
-    const path = pathOf(key);
-    if (path !== undefined && isTestPath(path)) scores.set(key, score * factor);
-  }
+/** The factor on a path's scores: tests and peripheral folders count less than the main source. */
+function pathFactor(path: string | undefined, w: RankWeights): number {
+  if (path === undefined) return 1;
+  return isTestPath(path) ? w.tests : isPeripheralPath(path) ? w.peripheral : 1;
+}
+
+/** Test and peripheral files' scores scaled down; their paths come from the declarations or the file reads. */
+function demoteTests<T extends string>(scores: Map<T, number>, pathOf: (key: T) => string | undefined, w: RankWeights): Map<T, number> {
+  for (const [key, score] of scores) scores.set(key, score * pathFactor(pathOf(key), w));
   return scores;
 }
 
@@ -138,10 +161,10 @@ async function scoreDeclarations(q: Queryable, projectIds: readonly string[], ta
   const near = nearness(graph, anchorIds, base, seeds, w);
   const raw = new Map([...graph.declarations.keys()].map((id) => [id, (base.get(id) ?? 0) + near(declarationNode(id))]));
   const filePaths = new Map([...graph.declarations.values()].map((d) => [d.fileId, d.path]));
-  const files = demoteTests(fileScores(raw, graph, m, near, w), (f) => filePaths.get(f), w.tests);
-  const scores = demoteTests(raw, (id) => graph.declarations.get(id)?.path, w.tests);
+  const files = demoteTests(fileScores(raw, graph, m, near, w), (f) => filePaths.get(f), w);
+  const scores = demoteTests(raw, (id) => graph.declarations.get(id)?.path, w);
   const matched = new Set([...[...base.keys()].map((id) => m.declarations.get(id)!.fileId), ...m.files.keys()]);
-  return { graph, scores, files, matched };
+  return { graph, scores, files, matched, m };
 }
 
 /**
@@ -152,22 +175,65 @@ async function scoreDeclarations(q: Queryable, projectIds: readonly string[], ta
  * of seed files are left out.
  */
 export async function rankDeclarations(q: Queryable, projectIds: readonly string[], task: string, seeds: Seeds, w: RankWeights = RANK_WEIGHTS): Promise<Ranking> {
-  const { graph, scores, files, matched } = await scoreDeclarations(q, projectIds, task, seeds, w);
+  const { graph, scores, files, matched, m } = await scoreDeclarations(q, projectIds, task, seeds, w);
   const seedFiles = new Set(seeds.files.map((f) => f.fileId));
   const seedIds = new Set(seeds.declarations.map((d) => d.symbolId));
-  const declarations = [...graph.declarations.values()]
-    .filter((d) => !seedIds.has(d.symbolId) && !seedFiles.has(d.fileId))
-    .map((d) => ({ declaration: d, score: (scores.get(d.symbolId) ?? 0) + w.file * (files.get(d.fileId) ?? 0) }))
-    .sort((a, b) => b.score - a.score || (a.declaration.symbolId < b.declaration.symbolId ? -1 : 1));
-  const ranked = [...files].filter(([f]) => !seedFiles.has(f)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_FILES);
   const paths = new Map([...graph.declarations.values()].map((d) => [d.fileId, d.path]));
-  const missing = ranked.map(([f]) => f).filter((f) => !paths.has(f));
-  for (const [f, p] of await pathsOfFiles(q, missing)) paths.set(f, p);
+  const topFiles = [...files].filter(([f]) => !seedFiles.has(f)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_FILES * 2);
+  for (const [f, p] of await pathsOfFiles(q, topFiles.map(([f]) => f).filter((f) => !paths.has(f)))) paths.set(f, p);
+  const copies = await collapseCopies(q, projectIds, graph, scores, files, paths, topFiles.map(([f]) => f));
+  const candidates = [...graph.declarations.values()]
+    .filter((d) => !seedIds.has(d.symbolId) && !seedFiles.has(d.fileId) && !copies.has(d.fileId) && (scores.get(d.symbolId) ?? 0) > 0)
+    .map((d) => {
+      const factor = pathFactor(d.path, w);
+      const terms = new Map([...(m.termsOf.get(d.symbolId) ?? new Map<string, number>())].map(([t, v]) => [t, v * factor]));
+      return { item: d, file: d.fileId, score: (scores.get(d.symbolId) ?? 0) + w.file * (files.get(d.fileId) ?? 0), terms };
+    });
+  const declarations = diversify(candidates, { term: w.termDecay, file: w.fileDecay }, MAX_DECLARATIONS).map((r) => ({ declaration: r.item, score: r.score, worth: r.worth }));
+  const ranked = topFiles.filter(([f]) => !copies.has(f)).slice(0, MAX_FILES);
   return {
     declarations,
     files: ranked.flatMap(([fileId, score]) => {
       const path = paths.get(fileId);
       return path ? [{ fileId, path, score, reason: reasonOf(fileId, matched, graph) }] : [];
     }),
+    copies,
   };
+}
+
+/**
+ * Finds copies among the ranked files and their declarations' files, and
+ * folds each copy into the file kept in its place: the kept file and each
+ * of its declarations take the better score of the two; the copy's
+ * declarations leave the graph. Answers the copies of ranked files.
+ */
+async function collapseCopies(
+  q: Queryable,
+  projectIds: readonly string[],
+  graph: DeclarationGraph,
+  scores: Map<string, number>,
+  files: Map<string, number>,
+  paths: Map<string, string>,
+  rankedFiles: readonly string[],
+): Promise<Map<string, FileCopy>> {
+  const considered = new Map([...new Set([...rankedFiles, ...[...graph.declarations.values()].map((d) => d.fileId)])].flatMap((f) => (paths.has(f) ? [[f, paths.get(f)!] as const] : [])));
+  const copies = await fileCopies(q, projectIds, considered);
+  if (copies.size === 0) return copies;
+  const kept = [...new Set([...copies.values()].map((c) => c.canonicalFileId))];
+  const keptIds = new Map<string, string>();
+  for (const d of await declarationIdsOfFiles(q, kept)) keptIds.set(`${d.fileId}\u0000${d.qualifiedName}`, d.symbolId);
+  const missing = [...keptIds.values()].filter((id) => !graph.declarations.has(id));
+  for (const d of await declarationsByIds(q, projectIds, missing)) graph.declarations.set(d.symbolId, d);
+  for (const d of [...graph.declarations.values()]) {
+    const copy = copies.get(d.fileId);
+    if (!copy) continue;
+    const target = keptIds.get(`${copy.canonicalFileId}\u0000${d.qualifiedName}`);
+    if (target) scores.set(target, Math.max(scores.get(target) ?? 0, scores.get(d.symbolId) ?? 0));
+    graph.declarations.delete(d.symbolId);
+  }
+  for (const c of copies.values()) {
+    files.set(c.canonicalFileId, Math.max(files.get(c.canonicalFileId) ?? 0, files.get(c.fileId) ?? 0));
+    paths.set(c.canonicalFileId, c.canonicalPath);
+  }
+  return copies;
 }

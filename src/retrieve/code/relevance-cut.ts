@@ -1,26 +1,31 @@
-/** Where a ranked list stops: relevance below `ratio` of the best, or `max` rows. */
+/** Where a ranked list stops: relevance below `ratio` of the best, or `max` rows when a maximum is set. */
 export interface CutRule {
   ratio: number;
-  max: number;
+  max?: number | undefined;
 }
 
-/** Measured on the code evaluation's tuning split (bench/eval-code.ts). */
-export const DECLARATION_CUT: CutRule = { ratio: 0.4, max: 40 };
+/**
+ * No fixed count: the budget decides how much of what passes the ratio is
+ * packed. Measured on the code evaluation's tuning repositories
+ * (bench/eval-code.ts).
+ */
+export const DECLARATION_CUT: CutRule = { ratio: 0.4 };
 /** Files are cheap pointers: the list reaches further down the ranking than the declarations do. */
-export const FILE_CUT: CutRule = { ratio: 0.1, max: 20 };
+export const FILE_CUT: CutRule = { ratio: 0.1 };
 
 /**
- * The head of a ranking (best first) down to where relevance falls off:
- * rows scoring under `ratio` of the top one are dropped, and at most `max`
- * kept. What is left is the whole answer, not a truncation of it.
+ * The rows of a ranking whose relevance has not fallen off: rows scoring
+ * under `ratio` of the best are dropped, the rest kept in the ranking's
+ * order (which may be diversified rather than by score), at most `max`.
+ * What is left is the whole answer, not a truncation of it.
  */
 export function relevanceCut<T extends { score: number }>(ranked: readonly T[], rule: CutRule): T[] {
-  const top = ranked[0]?.score ?? 0;
+  const top = Math.max(0, ...ranked.map((r) => r.score));
   if (top <= 0) return [];
   const out: T[] = [];
   for (const row of ranked) {
-    if (out.length >= rule.max || row.score < rule.ratio * top) break;
-    out.push(row);
+    if (out.length >= (rule.max ?? Number.POSITIVE_INFINITY)) break;
+    if (row.score >= rule.ratio * top) out.push(row);
   }
   return out;
 }

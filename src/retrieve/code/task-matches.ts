@@ -10,8 +10,10 @@ import type { TaskTerms } from "./task-terms.js";
 
 /** Where a task's words, names and paths land, each signal scaled to 0..1. */
 export interface TaskMatches {
-  /** BM25 over each declaration's names, header, doc, path and own text. */
+  /** BM25 over each declaration's names, header, doc, path and own text: the sum of its terms' parts. */
   lexical: Map<string, number>;
+  /** Each declaration's lexical score split by the task term that earned it (same scale as `lexical`). */
+  termsOf: Map<string, Map<string, number>>;
   /** Declarations the task names exactly; rarer names count more. */
   named: Map<string, number>;
   /** Files the task names by path or module. */
@@ -21,8 +23,10 @@ export interface TaskMatches {
   declarations: Map<string, DeclarationBrief>;
 }
 
-/** Lexical candidates read: wide enough for recall, bounded for latency. */
-const LEXICAL_POOL = 300;
+/** Lexical candidates read per task term: wide enough for recall, bounded for latency. */
+const TERM_POOL = 120;
+/** Task terms searched one by one (the most telling first); the rest add little. */
+const MAX_TERM_QUERIES = 32;
 const FILE_POOL = 100;
 /** A name declared more often than this says little about which one is meant. */
 const MAX_NAMED = 12;
@@ -61,21 +65,50 @@ async function namedFiles(q: Queryable, projectIds: readonly string[], paths: re
   return out;
 }
 
+/**
+ * BM25 of each task term alone, so that a declaration's score is known term
+ * by term (the ranking spreads a pack over the terms). Each term's BM25
+ * carries its own IDF; the task's stress on a term (a word of a name it
+ * writes as code) scales it by up to 2.
+ */
+async function termHits(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights) {
+  const searched = terms.terms.slice(0, MAX_TERM_QUERIES);
+  const termsOf = new Map<string, Map<string, number>>();
+  const lexical = new Map<string, number>();
+  for (const term of searched) {
+    const stress = Math.min(2, 1 + Math.log2(terms.weights.get(term) ?? 1) / 3);
+    for (const h of await searchSymbols(q, projectIds, ftsAnyOf([term]), TERM_POOL, weights)) {
+      const s = h.score * stress;
+      const own = termsOf.get(h.symbolId) ?? new Map<string, number>();
+      own.set(term, s);
+      termsOf.set(h.symbolId, own);
+      lexical.set(h.symbolId, (lexical.get(h.symbolId) ?? 0) + s);
+    }
+  }
+  const top = Math.max(0, ...lexical.values());
+  if (top > 0) {
+    for (const [id, v] of lexical) lexical.set(id, v / top);
+    for (const own of termsOf.values()) for (const [t, v] of own) own.set(t, v / top);
+  }
+  return { lexical, termsOf };
+}
+
 /** Reads the lexical, name and path evidence of a task. */
 export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights): Promise<TaskMatches> {
   const match = ftsAnyOf(terms.terms);
   const [hits, fileHits, named, files] = await Promise.all([
-    terms.terms.length > 0 ? searchSymbols(q, projectIds, match, LEXICAL_POOL, weights) : Promise.resolve([]),
+    termHits(q, projectIds, terms, weights),
     terms.terms.length > 0 ? searchFiles(q, projectIds, match, FILE_POOL) : Promise.resolve([]),
     namedDeclarations(q, projectIds, terms.identifiers),
     namedFiles(q, projectIds, terms.paths),
   ]);
   const declarations = new Map(named.map((n) => [n.brief.symbolId, n.brief]));
-  for (const d of await declarationsByIds(q, projectIds, hits.map((h) => h.symbolId).filter((id) => !declarations.has(id)))) {
+  for (const d of await declarationsByIds(q, projectIds, [...hits.lexical.keys()].filter((id) => !declarations.has(id)))) {
     declarations.set(d.symbolId, d);
   }
   return {
-    lexical: scaled(new Map(hits.map((h) => [h.symbolId, h.score]))),
+    lexical: hits.lexical,
+    termsOf: hits.termsOf,
     named: new Map(named.map((n) => [n.brief.symbolId, n.score])),
     files,
     fileText: scaled(new Map(fileHits.map((f) => [f.fileId, f.score]))),

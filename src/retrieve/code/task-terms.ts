@@ -5,6 +5,8 @@ import { identifierWords } from "../identifier-words.js";
 export interface TaskTerms {
   /** Full-text terms, most telling first: identifier words, then prose words by frequency. */
   terms: string[];
+  /** How much the task stresses each term: 3 for each time it is a word of a code-shaped name, 1 for each plain mention. */
+  weights: Map<string, number>;
   /** Code-shaped tokens as written (`parse_config`, `Session.send` → `Session`, `send`): names to look up exactly. */
   identifiers: string[];
   /** Path and module mentions as lower-case path keys: `src/app.ts` → `src/app.ts`, `a.b.c` → `a/b/c`. */
@@ -67,5 +69,5 @@ export function taskTerms(task: string): TaskTerms {
   for (const id of identifiers) for (const word of identifierWords(id)) add(word, 3);
   for (const m of task.matchAll(TOKEN)) for (const part of m[0].split(".")) for (const word of identifierWords(part)) add(word, 1);
   const terms = [...weight.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS).map(([t]) => t);
-  return { terms, identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
+  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
 }

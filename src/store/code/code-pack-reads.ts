@@ -1,0 +1,98 @@
+import type { Queryable } from "../db.js";
+import { placeholders } from "../insert-rows.js";
+
+/** A live code file with the count of its live declarations. */
+export interface FileDeclarationCount {
+  fileId: string;
+  path: string;
+  key: string;
+  declarations: number;
+}
+
+const BATCH = 500;
+
+/**
+ * Live code files answering to these path keys (lower-case tails, see
+ * src/code/module-keys.ts) with how many live declarations each holds: the
+ * cheap first test of whether two files are copies of one another.
+ */
+export async function filesByKeysWithCounts(q: Queryable, projectIds: readonly string[], keys: readonly string[]): Promise<FileDeclarationCount[]> {
+  const out: FileDeclarationCount[] = [];
+  for (let i = 0; i < keys.length; i += BATCH) {
+    const slice = keys.slice(i, i + BATCH);
+    const rows = await q.all<{ key: string; file_id: string; path: string; n: number }>(
+      `SELECT k.key, k.file_id, f.path,
+         (SELECT count(*) FROM symbols s WHERE s.file_id = k.file_id AND s.retired_at IS NULL) AS n
+       FROM file_module_keys k JOIN files f ON f.file_id = k.file_id
+       WHERE k.project_id IN (${placeholders(projectIds.length)}) AND k.key IN (${placeholders(slice.length)}) AND f.status <> 'retired'`,
+      [...projectIds, ...slice],
+    );
+    for (const r of rows) out.push({ fileId: r.file_id, path: r.path, key: r.key, declarations: Number(r.n) });
+  }
+  return out;
+}
+
+/** A live declaration's shape, without its place: what two copies of a file share. */
+export interface DeclarationShape {
+  fileId: string;
+  qualifiedName: string;
+  kind: string;
+  lineSpan: number;
+  signature: string;
+}
+
+/** The live declarations of these files, in line order per file. */
+export async function declarationShapes(q: Queryable, fileIds: readonly string[]): Promise<DeclarationShape[]> {
+  const out: DeclarationShape[] = [];
+  for (let i = 0; i < fileIds.length; i += BATCH) {
+    const slice = fileIds.slice(i, i + BATCH);
+    const rows = await q.all<{ file_id: string; qualified_name: string; kind: string; span: number; signature: string }>(
+      `SELECT file_id, qualified_name, kind, line_end - line_start AS span, signature FROM symbols
+       WHERE file_id IN (${placeholders(slice.length)}) AND retired_at IS NULL ORDER BY file_id, line_start, qualified_name`,
+      slice,
+    );
+    for (const r of rows) out.push({ fileId: r.file_id, qualifiedName: r.qualified_name, kind: r.kind, lineSpan: Number(r.span), signature: r.signature });
+  }
+  return out;
+}
+
+/** Live declarations of these files by qualified name (to map a copy's declaration onto the kept file's). */
+export async function declarationIdsOfFiles(q: Queryable, fileIds: readonly string[]): Promise<Array<{ fileId: string; symbolId: string; qualifiedName: string }>> {
+  const out: Array<{ fileId: string; symbolId: string; qualifiedName: string }> = [];
+  for (let i = 0; i < fileIds.length; i += BATCH) {
+    const slice = fileIds.slice(i, i + BATCH);
+    const rows = await q.all<{ file_id: string; symbol_id: string; qualified_name: string }>(
+      `SELECT file_id, symbol_id, qualified_name FROM symbols WHERE file_id IN (${placeholders(slice.length)}) AND retired_at IS NULL`,
+      slice,
+    );
+    for (const r of rows) out.push({ fileId: r.file_id, symbolId: r.symbol_id, qualifiedName: r.qualified_name });
+  }
+  return out;
+}
+
+/** A usage of a name in a file whose path looks like a test's. */
+export interface TestUsage {
+  fileId: string;
+  path: string;
+  name: string;
+  line: number;
+}
+
+/**
+ * Usages of these exact names in files whose path holds `test` or `spec`
+ * (the caller checks the path properly), at most `perName` of each.
+ */
+export async function usagesInTestLikeFiles(q: Queryable, projectIds: readonly string[], names: readonly string[], perName: number): Promise<TestUsage[]> {
+  const out: TestUsage[] = [];
+  for (const name of names) {
+    const rows = await q.all<{ file_id: string; path: string; name: string; name_line: number }>(
+      `SELECT file_id, path, name, name_line FROM code_references
+       WHERE project_id IN (${placeholders(projectIds.length)}) AND folded = ? AND name = ? AND kind = 'usage'
+         AND (path LIKE '%test%' OR path LIKE '%spec%')
+       LIMIT ?`,
+      [...projectIds, name.toLowerCase(), name, perName],
+    );
+    for (const r of rows) out.push({ fileId: r.file_id, path: r.path, name: r.name, line: Number(r.name_line) });
+  }
+  return out;
+}
