@@ -18,7 +18,8 @@ import type { TestWorld } from "../support/test-app.js";
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
 
-const report = (title: string) => `# Incident: ${title}\n\n- Severity: high\n- Owner: Alice\n- Service: billing\n- Date: 2026-03-02\n\n${title} affected payments for a while.\n`;
+const report = (title: string, extra = "") =>
+  `# Incident: ${title}\n\n- Severity: high\n- Owner: Alice\n- Service: billing\n- Date: 2026-03-02\n${extra}\n${title} affected payments for a while.\n`;
 const HOSTILE =
   "# Hostile <script>alert(1)</script> notes\n\n" +
   'The parser said <img src=x onerror="alert(2)"> and moved on.\n\n' +
@@ -206,7 +207,7 @@ describe("the people's console", () => {
       expect(overview).toContain("<dt>Ready</dt><dd>5</dd>");
       expect(overview).toContain("No file failed to read.");
       const files = (await editor.get(`/p/${p}/files`)).text;
-      expect(files).toContain("<h2>incidents/</h2>");
+      expect(files).toContain(`<h2><a href="/p/${p}/files?path=incidents%2F">incidents/</a></h2>`);
       expect(files).toContain(`<a href="/p/${p}/files/${fileIds["incidents/login.md"]}">login.md</a>`);
       expect(files).toContain('<span class="status ready">ready</span>');
       const filtered = (await editor.get(`/p/${p}/files?path=notes`)).text;
@@ -391,6 +392,34 @@ describe("the people's console", () => {
       const badType = await editor.post(`/p/${p}/types/${type}/schema`, { ...form({}), version: String(version + 1), "field.1.type": "colour" });
       expect(badType.res.status).toBe(400);
       expect(badType.text).toContain("schema field &quot;severity&quot;: type &quot;colour&quot; is not one of");
+    });
+  });
+
+  describe("schema changes", () => {
+    it("a change reading proposed shows beside its evidence; a viewer cannot approve it, an editor's Approve makes it live", async () => {
+      await ingest(w, [fileEntry("incidents/cache.md", report("Cache stampede", "- Root cause: expired keys\n"))]);
+      await ingest(w, [fileEntry("incidents/dns.md", report("DNS failure", "- Root cause: a typo\n"))]);
+      await w.app.worker.whenIdle();
+      const type = (await typeId())!;
+      const { text } = await editor.get(`/p/${p}/proposals`);
+      expect(text).toContain(`Change to <a href="/p/${p}/types/${type}">Incident</a>`);
+      expect(text).toContain("<caption>Fields the change adds</caption>");
+      expect(text).toContain("<td>rootCause</td>");
+      expect(postForms(text)).toEqual(expect.arrayContaining([`/p/${p}/types/${type}/schema/approve`, `/p/${p}/types/${type}/schema/reject`]));
+      const seenByViewer = await viewer.get(`/p/${p}/proposals`);
+      expect(seenByViewer.text).toContain("<td>rootCause</td>");
+      expect(postForms(seenByViewer.text)).toEqual([]);
+      const forged = await viewer.post(`/p/${p}/types/${type}/schema/approve`, { csrf: csrfOf((await viewer.get("/sign-out")).text) });
+      expect(forged.res.status).toBe(403);
+      const approved = await editor.post(`/p/${p}/types/${type}/schema/approve`, { csrf: csrfOf(text) });
+      expect(approved.res.status).toBe(303);
+      const page = (await editor.get(approved.res.headers.get("location")!)).text;
+      expect(page).toMatch(/Schema change approved: it is live as version \d+\./);
+      expect(page).toContain('value="rootCause"');
+      expect((await editor.get(`/p/${p}/proposals`)).text).toContain("No schema change is waiting.");
+      const again = await editor.post(`/p/${p}/types/${type}/schema/approve`, { csrf: csrfOf(text) });
+      expect(again.res.status).toBe(404);
+      expect(again.text).toContain("no pending schema proposal");
     });
   });
 

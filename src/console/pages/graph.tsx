@@ -84,11 +84,18 @@ export async function filesPage({ visit, project, url }: PageContext): Promise<R
           <input id="path" name="path" type="text" value={prefix} />
           <button type="submit">Filter</button>
         </form>
+        {prefix ? (
+          <p>
+            Files under <code>{prefix}</code> · <a href={paths.files(p)}>All files</a>
+          </p>
+        ) : null}
         {page.totalCount !== undefined ? <p>{page.totalCount} files.</p> : null}
         {page.rows.length === 0 ? <p>No files here.</p> : null}
         {[...folders].map(([folder, files]) => (
           <section class="folder">
-            <h2>{folder === "" ? "/" : `${folder}/`}</h2>
+            <h2>
+              <a href={`${paths.files(p)}?${new URLSearchParams({ path: folder === "" ? "" : `${folder}/` })}`}>{folder === "" ? "/" : `${folder}/`}</a>
+            </h2>
             <table>
               <thead>
                 <tr>

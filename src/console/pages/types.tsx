@@ -241,6 +241,8 @@ export async function typePage({ visit, project, csrf, url }: PageContext, entit
     body: (
       <>
         {saved ? <Notice kind="ok">Saved as version {saved}.</Notice> : null}
+        {url.searchParams.has("approved") ? <Notice kind="ok">Schema change approved: it is live as version {schema.categorySchema.version}.</Notice> : null}
+        {url.searchParams.has("dropped") ? <Notice kind="ok">Schema change dropped.</Notice> : null}
         {attempt?.conflict ? (
           <Notice kind="problem">
             <p>
