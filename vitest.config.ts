@@ -5,7 +5,10 @@ import { defineConfig } from "vitest/config";
  *   unit         test/unit/**, test/golden/**   fixed seeds, in-process
  *   integration  test/integration/**            fixed seeds, real servers and CLIs
  *   soak         test/soak/**                   random seeds (printed), long sweeps
- * `npm test` runs unit and integration; `npm run test:soak` runs soak.
+ *   browser      test/browser/**                the console in a real Chromium
+ * `npm test` runs unit and integration; `npm run test:soak` runs soak;
+ * `npm run test:browser` runs browser (skipped, with the reason, where no
+ * Chromium is found; `.ci/run` installs it).
  *
  * Unit test files share their worker processes (`isolate: false`): starting
  * a fresh process for each of some seventy small files cost more than the
@@ -44,6 +47,15 @@ export default defineConfig({
         test: {
           name: "soak",
           include: ["test/soak/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "browser",
+          include: ["test/browser/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
         },
       },
     ],
