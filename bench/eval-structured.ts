@@ -15,8 +15,9 @@
  * field: right (the expected value; strings compared without case, quotes
  * or trailing punctuation), wrong (a value that is not the expected one),
  * left out, and invented (a value for a field the corpus says nothing
- * about). A right field whose every cited cell holds the value (normalised)
- * counts as cited.
+ * about). A right field whose cited cells hold the value (as written, or
+ * normalised: grouping commas, a date's spelling, a duration in words) counts
+ * as cited.
  *
  * Usage: node --import tsx bench/eval-structured.ts [--json]
  */
@@ -30,6 +31,7 @@ import { loadConfig } from "../src/config.js";
 import { ingestBatch } from "../src/ingest/accept/ingest-batch.js";
 import { memoryQuery } from "../src/retrieve/memory/memory-query.js";
 import { synthesize } from "../src/retrieve/memory/structured-answer.js";
+import { datesIn, isoDuration, numbersIn } from "../src/retrieve/structured/typed-values.js";
 
 const FIXTURES = fileURLToPath(new URL("fixtures/structured/", import.meta.url));
 const BUDGET = 4096;
@@ -89,7 +91,7 @@ function citedHolds(got: unknown, cited: readonly string[], texts: Map<string, s
   return scalars.every((s) => {
     if (typeof s === "boolean") return true;
     if (typeof s === "number") return plain.includes(String(s)) || body.includes(String(s));
-    if (typeof s === "string") return body.includes(normalised(s)) || /^P(T?\d+[YMWDHS])+$/.test(s);
+    if (typeof s === "string") return body.includes(normalised(s)) || datesIn(body).some((d) => d.value === s) || numbersIn(body).some((n) => isoDuration(n) === s);
     return false;
   });
 }

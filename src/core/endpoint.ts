@@ -17,6 +17,19 @@ export interface RunContext {
   /** The resolved project; absent only for operations with `project: "none"`. */
   readonly scope: Scope;
   readonly tools: Tools;
+  /** The calling client's model, when it lends one (MCP sampling); never over REST. */
+  readonly sampler?: Sampler | undefined;
+}
+
+/**
+ * A language model the caller's client lends for one request (MCP
+ * `sampling/createMessage`): a prompt in, the model's text out. Only an MCP
+ * client that declared the `sampling` capability provides one; what it
+ * answers is the client's, so every use checks it before trusting it.
+ */
+export interface Sampler {
+  /** Asks once; rejects on a timeout, a refusal or a transport failure. */
+  complete(request: { system: string; prompt: string; maxTokens: number; timeoutMs: number }): Promise<string>;
 }
 
 /**

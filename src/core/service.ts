@@ -7,7 +7,7 @@ import type { Db } from "../store/db.js";
 import type { RateWindow } from "../store/access/rate-events.js";
 import type { AnyAction } from "./action.js";
 import type { Catalog } from "./catalog.js";
-import type { Credential, Operation, RunContext } from "./endpoint.js";
+import type { Credential, Operation, RunContext, Sampler } from "./endpoint.js";
 import type { Principal } from "../access/principal.js";
 import { reaches, resolveScope } from "./scope.js";
 import type { Scope } from "./scope.js";
@@ -23,6 +23,8 @@ export interface Call {
   readonly projectId?: string | undefined;
   /** The raw input, read only once the caller is admitted (a refused caller's body is never read). */
   readonly input: () => unknown;
+  /** The calling client's model, when it lends one (MCP sampling). */
+  readonly sampler?: Sampler | undefined;
 }
 
 export interface ServiceOptions {
@@ -86,9 +88,12 @@ export class Service {
    * Dispatches one action by name for a known caller (MCP `tools/call`,
    * `pks call`): `{action, result}` as REST dispatch answers it.
    */
-  async invoke(principal: Principal, call: { action: unknown; input?: unknown; projectId?: string | undefined }): Promise<{ action: string; result: unknown }> {
+  async invoke(
+    principal: Principal,
+    call: { action: unknown; input?: unknown; projectId?: string | undefined; sampler?: Sampler | undefined },
+  ): Promise<{ action: string; result: unknown }> {
     const action = this.action(call.action);
-    const result = await this.run(action, { caller: { principal }, projectId: call.projectId, input: () => call.input ?? {} });
+    const result = await this.run(action, { caller: { principal }, projectId: call.projectId, input: () => call.input ?? {}, sampler: call.sampler });
     return { action: action.name, result };
   }
 
@@ -106,7 +111,7 @@ export class Service {
     if (!mayCall(op, principal)) throw new AppError("action_not_available");
     if (scope && op.access !== "none" && !reaches(scope.level, op.access)) throw new AppError(op.denied ?? "editor_access_required");
     const input = validate(op.input, await call.input());
-    const result = await op.run(input, context(this.db, principal, scope, this.tools, op.name));
+    const result = await op.run(input, context(this.db, principal, scope, this.tools, op.name, call.sampler));
     if (this.#checkOutput) checkOutput(op, result);
     return result;
   }
@@ -127,11 +132,12 @@ function mayCall(op: Operation, principal: Principal): boolean {
   return (op.tiers ?? ["standard"]).includes(principal.tier);
 }
 
-function context(db: Db, principal: Principal, scope: Scope | undefined, tools: Tools, name: string): RunContext {
+function context(db: Db, principal: Principal, scope: Scope | undefined, tools: Tools, name: string, sampler: Sampler | undefined): RunContext {
   return {
     db,
     principal,
     tools,
+    sampler,
     get scope(): Scope {
       if (!scope) throw new Error(`${name} names no project`);
       return scope;

@@ -1,11 +1,12 @@
 import { z } from "zod";
 import { Protocol } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import { ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import type { CallToolResult, ContentBlock, ResourceLink, ServerNotification, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { CreateMessageResultSchema, ErrorCode, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, ContentBlock, ResourceLink, ServerNotification, ServerRequest, Tool } from "@modelcontextprotocol/sdk/types.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Principal } from "../../access/principal.js";
 import type { AnswerLink } from "../../core/action.js";
+import type { Sampler } from "../../core/endpoint.js";
 import type { ActionDescription } from "../../core/catalog.js";
 import { toAppError } from "../../errors.js";
 import type { McpContext, McpFeature } from "./context.js";
@@ -33,11 +34,29 @@ export const toolsFeature: McpFeature = {
       schema: typeof callRequest,
       handler: (request: z.output<typeof callRequest>, extra: Extra) => Promise<CallToolResult>,
     ) => void;
-    register.call(server, callRequest, (request, extra) => callTool(ctx, request.params, extra));
+    register.call(server, callRequest, (request, extra) => callTool(ctx, request.params, extra, samplerOf(server, extra)));
   },
 };
 
-type Extra = RequestHandlerExtra<never, ServerNotification>;
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * The client's model, when the client declared `sampling` at initialize:
+ * one `sampling/createMessage` request sent as part of this call (over HTTP
+ * it travels on the call's own stream), its text answer returned. What the
+ * model says is checked by whoever asked it.
+ */
+function samplerOf(server: Server, extra: Extra): Sampler | undefined {
+  if (!server.getClientCapabilities()?.sampling) return undefined;
+  return {
+    async complete({ system, prompt, maxTokens, timeoutMs }) {
+      const params = { messages: [{ role: "user" as const, content: { type: "text" as const, text: prompt } }], systemPrompt: system, maxTokens, includeContext: "none" as const };
+      const result = await extra.sendRequest({ method: "sampling/createMessage", params }, CreateMessageResultSchema, { timeout: timeoutMs, signal: extra.signal });
+      const blocks = Array.isArray(result.content) ? result.content : [result.content];
+      return blocks.flatMap((b) => (b.type === "text" ? [b.text] : [])).join("");
+    },
+  };
+}
 
 /** A `tools/call` request as far as routing needs it; its params are checked by `checkParams`. */
 const callRequest = z.object({ method: z.literal("tools/call"), params: z.unknown().optional() });
@@ -82,7 +101,7 @@ function checkParams(raw: unknown, ctx: McpContext): CallParams {
   return { name, args, progressToken };
 }
 
-async function callTool(ctx: McpContext, raw: unknown, extra: Extra): Promise<CallToolResult> {
+async function callTool(ctx: McpContext, raw: unknown, extra: Extra, sampler: Sampler | undefined): Promise<CallToolResult> {
   const { name, args, progressToken } = checkParams(raw, ctx);
   const { service } = ctx;
   const action = service.catalog.get(name)!;
@@ -90,7 +109,7 @@ async function callTool(ctx: McpContext, raw: unknown, extra: Extra): Promise<Ca
   try {
     const { principal, projectId } = ctx.caller();
     if (!action.detached) await report?.({ progress: 0, total: 1, message: `${name} started` });
-    const body = await service.invoke(principal, { action: name, input: args, projectId });
+    const body = await service.invoke(principal, { action: name, input: args, projectId, sampler });
     const project = () => projectId ?? service.resolveScope(principal, projectId).then((s) => s.projectId);
     const links = action.links?.(body.result) ?? [];
     if (!action.detached || !report) {
