@@ -1,6 +1,6 @@
 import { newId } from "../../ids.js";
 import type { ReadOutput } from "../../readers/reader.js";
-import { insertCells, liveCellsOfFactions, placeCell, retireCells } from "../../store/graph/cells.js";
+import { insertCells, liveCellsOfFile, placeCell, retireCells } from "../../store/graph/cells.js";
 import type { CellKey, NewCell } from "../../store/graph/cells.js";
 import type { Queryable } from "../../store/db.js";
 import { insertFactions, liveFactionKeys, placeFaction, retireFactions } from "../../store/graph/factions.js";
@@ -20,17 +20,39 @@ export interface ReadingStats {
 }
 
 /**
+ * Which cells' full-text rows a reading changed (see `reindexChanges`):
+ * the ones it added and retired, and the kept cells of factions whose
+ * heading path moved (their context changed). `whole` when the file had no
+ * live cell kept, so its rows are simply those of its live cells.
+ */
+export interface CellChanges {
+  whole: boolean;
+  added: string[];
+  retired: string[];
+  recontexted: string[];
+}
+
+/** What one reading changed, with the cells whose index rows follow. */
+export interface AppliedReading extends ReadingStats {
+  cells: CellChanges;
+}
+
+/**
  * Persists a reading incrementally, then runs its derivers (code facts,
  * entities …). Factions are matched to the live ones by content hash: a
  * match keeps its id and its cells (only its place moves); new text gets
  * new factions and cells; live factions left unmatched are retired with
  * their cells.
  */
-export async function applyReading(tx: Queryable, target: ReadTarget, output: ReadOutput, now: string, spotted?: DocumentEntities): Promise<ReadingStats> {
+export async function applyReading(tx: Queryable, target: ReadTarget, output: ReadOutput, now: string, spotted?: DocumentEntities): Promise<AppliedReading> {
   const existing = await liveFactionKeys(tx, target.fileId);
   const { factionIds, kept, retired } = matchFactions(existing, output);
-  const stats: ReadingStats = { factionsKept: kept.size, factionsAdded: 0, factionsRetired: retired.length, cellsAdded: 0, cellsRetired: 0 };
+  const changes: CellChanges = { whole: kept.size === 0, added: [], retired: [], recontexted: [] };
+  const stats: AppliedReading = { factionsKept: kept.size, factionsAdded: 0, factionsRetired: retired.length, cellsAdded: 0, cellsRetired: 0, cells: changes };
+  // The file's live cells (before any retires) in one index range: a list of kept factions' ids was one lookup each.
+  const oldCells = kept.size === 0 ? new Map<string, CellKey[]>() : await liveCellsOfFile(tx, target.fileId);
   await retireFactions(tx, retired, now);
+  const rehomed = new Set<string>();
 
   const newFactions: NewFaction[] = [];
   for (const [i, f] of output.factions.entries()) {
@@ -40,12 +62,12 @@ export async function applyReading(tx: Queryable, target: ReadTarget, output: Re
       newFactions.push({ ...f, ...target, factionId: factionIds[i]!, contentHash: factionHash(f), ordinal: i, headingPath });
     } else if (old.ordinal !== i || old.lineStart !== (f.location.lineStart ?? null) || old.lineEnd !== (f.location.lineEnd ?? null) || old.headingPath !== headingPath) {
       await placeFaction(tx, old.factionId, { ordinal: i, location: f.location, headingPath }, now);
+      if (old.headingPath !== headingPath) rehomed.add(old.factionId);
     }
   }
   await insertFactions(tx, newFactions, now);
   stats.factionsAdded = newFactions.length;
 
-  const oldCells = await liveCellsOfFactions(tx, [...kept.values()].map((k) => k.factionId));
   const cellIds = assignCellIds(output, factionIds, kept, oldCells);
   const fresh: NewCell[] = [];
   const stale: string[] = [];
@@ -54,11 +76,19 @@ export async function applyReading(tx: Queryable, target: ReadTarget, output: Re
     const reused = cellIds.reused.get(j);
     if (!reused) {
       fresh.push({ ...target, cellId: cellIds.ids[j]!, factionId: factionIds[c.faction]!, parentCellId, ordinal: j, text: c.text });
-    } else if (reused.parentCellId !== parentCellId || reused.ordinal !== j) {
-      await placeCell(tx, reused.cellId, parentCellId, j, now);
+    } else {
+      if (reused.parentCellId !== parentCellId || reused.ordinal !== j) await placeCell(tx, reused.cellId, parentCellId, j, now);
+      if (rehomed.has(reused.factionId)) changes.recontexted.push(reused.cellId);
     }
   }
   for (const dropped of cellIds.dropped) stale.push(dropped.cellId);
+  // Cells of retired factions retire with them (retireFactions); their index rows go too.
+  if (retired.length > 0 && !changes.whole) {
+    const gone = new Set(retired);
+    for (const [factionId, cells] of oldCells) if (gone.has(factionId)) for (const c of cells) changes.retired.push(c.cellId);
+  }
+  changes.retired.push(...stale);
+  changes.added.push(...fresh.map((c) => c.cellId));
   await retireCells(tx, stale, now);
   await insertCells(tx, fresh, now);
   stats.cellsAdded = fresh.length;
@@ -71,7 +101,11 @@ export async function applyReading(tx: Queryable, target: ReadTarget, output: Re
 /** Pairs each new faction with a live one of the same hash, first come first served. */
 function matchFactions(existing: FactionKey[], output: ReadOutput) {
   const byHash = new Map<string, FactionKey[]>();
-  for (const e of existing) byHash.set(e.contentHash, [...(byHash.get(e.contentHash) ?? []), e]);
+  for (const e of existing) {
+    const list = byHash.get(e.contentHash);
+    if (list) list.push(e);
+    else byHash.set(e.contentHash, [e]);
+  }
   const kept = new Map<number, FactionKey>();
   const factionIds = output.factions.map((f, i) => {
     const match = byHash.get(factionHash(f))?.shift();
@@ -89,7 +123,11 @@ function matchFactions(existing: FactionKey[], output: ReadOutput) {
  */
 function assignCellIds(output: ReadOutput, factionIds: string[], kept: Map<number, FactionKey>, oldCells: Map<string, CellKey[]>) {
   const byFaction = new Map<number, number[]>();
-  for (const [j, c] of output.cells.entries()) byFaction.set(c.faction, [...(byFaction.get(c.faction) ?? []), j]);
+  for (const [j, c] of output.cells.entries()) {
+    const list = byFaction.get(c.faction);
+    if (list) list.push(j);
+    else byFaction.set(c.faction, [j]);
+  }
   const ids: string[] = output.cells.map(() => "");
   const reused = new Map<number, CellKey>();
   const dropped: CellKey[] = [];

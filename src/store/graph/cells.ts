@@ -39,6 +39,22 @@ export async function liveCellsOfFactions(q: Queryable, factionIds: readonly str
   return out;
 }
 
+/** A file's live cells by faction, each faction's in ordinal order: one range of the `cells_file` index. */
+export async function liveCellsOfFile(q: Queryable, fileId: string): Promise<Map<string, CellKey[]>> {
+  const rows = await q.all<{ cell_id: string; faction_id: string; ordinal: number; text: string; parent_cell_id: string | null }>(
+    "SELECT cell_id, faction_id, ordinal, text, parent_cell_id FROM cells WHERE file_id = ? AND retired_at IS NULL ORDER BY ordinal",
+    [fileId],
+  );
+  const out = new Map<string, CellKey[]>();
+  for (const r of rows) {
+    const cell = { cellId: r.cell_id, factionId: r.faction_id, ordinal: Number(r.ordinal), text: r.text, parentCellId: r.parent_cell_id };
+    const list = out.get(r.faction_id);
+    if (list) list.push(cell);
+    else out.set(r.faction_id, [cell]);
+  }
+  return out;
+}
+
 export async function insertCells(q: Queryable, cells: readonly NewCell[], now: string): Promise<void> {
   await insertRows(
     q,

@@ -1,7 +1,7 @@
 import type { Queryable } from "../db.js";
 
 /** Characters of a file's cells indexed as its document body. */
-const DOCUMENT_BODY_CHARS = 200_000;
+export const DOCUMENT_BODY_CHARS = 200_000;
 
 /**
  * Rewrites the full-text rows of one file after a reading: every live cell

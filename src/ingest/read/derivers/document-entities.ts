@@ -1,8 +1,13 @@
 import { spotDocument } from "../../../entities/spot-document.js";
 import { linkCellEntities } from "../../../store/graph/entities.js";
-import { recordSymbolMentions, unlinkFileMentions, upsertNamedEntities } from "../../../store/graph/named-entities.js";
-import { linkSymbolMentions } from "../link-symbol-mentions.js";
+import { dropSymbolMentions, fileMentionLinks, fileSymbolMentions, unlinkPairs } from "../../../store/graph/mention-links.js";
+import type { CellLink, CellMention } from "../../../store/graph/mention-links.js";
+import { recordSymbolMentions, upsertNamedEntities } from "../../../store/graph/named-entities.js";
+import { symbolMentionLinks } from "../link-symbol-mentions.js";
 import type { Deriver } from "./deriver.js";
+
+const linkKey = (l: CellLink) => `${l.cellId}\u0000${l.entityId}`;
+const mentionKey = (m: CellMention) => `${m.cellId}\u0000${m.name}`;
 
 /**
  * Entities of a document reading: names spotted in every cell, resolved
@@ -12,20 +17,36 @@ import type { Deriver } from "./deriver.js";
  * symbol entities now or when the code is read later. Code files have
  * their own entities (see `code-facts.ts`). The spotting itself ran in the
  * reader thread (`spotted`); a reading persisted without it is spotted here.
+ *
+ * The file's links and mentions end as if all were removed and written
+ * anew, but only the difference is written: a re-read that kept most cells
+ * keeps their rows.
  */
 export const documentEntitiesDeriver: Deriver = {
   name: "document-entities",
   async derive(tx, { file, output, ids, now, spotted }) {
     if (output.code) return;
-    await unlinkFileMentions(tx, file.projectId, file.fileId);
     const resolved = spotted ?? spotDocument(output);
     const named = resolved.filter((e) => e.kind !== "symbol");
     const entityIds = await upsertNamedEntities(tx, file.projectId, named, now);
-    await linkCellEntities(tx, named.flatMap((e, i) => e.cells.map((j) => ({ cellId: ids.cellIds[j]!, entityId: entityIds[i]! }))));
+    const namedLinks = named.flatMap((e, i) => e.cells.map((j) => ({ cellId: ids.cellIds[j]!, entityId: entityIds[i]! })));
+
     const mentions = resolved
       .filter((e) => e.kind === "symbol")
       .flatMap((e) => e.cells.map((j) => ({ cellId: ids.cellIds[j]!, name: e.name })));
-    await recordSymbolMentions(tx, file.projectId, mentions);
-    await linkSymbolMentions(tx, file.projectId, [...new Set(mentions.map((m) => m.name))]);
+    const wanted = new Set(mentions.map(mentionKey));
+    const recorded = await fileSymbolMentions(tx, file.fileId);
+    const had = new Set(recorded.map(mentionKey));
+    await dropSymbolMentions(tx, recorded.filter((m) => !wanted.has(mentionKey(m))));
+    await recordSymbolMentions(tx, file.projectId, mentions.filter((m) => !had.has(mentionKey(m))));
+
+    // Symbol links of these names across the project, as linking them all again would write (other files' are kept as they are).
+    const symbolLinks = await symbolMentionLinks(tx, file.projectId, [...new Set(mentions.map((m) => m.name))]);
+    const ownCells = new Set(ids.cellIds);
+    const keep = new Set([...namedLinks, ...symbolLinks.filter((l) => ownCells.has(l.cellId))].map(linkKey));
+    const existing = await fileMentionLinks(tx, file.projectId, file.fileId);
+    await unlinkPairs(tx, existing.filter((l) => !keep.has(linkKey(l))));
+    const present = new Set(existing.map(linkKey));
+    await linkCellEntities(tx, [...namedLinks, ...symbolLinks].filter((l) => !present.has(linkKey(l))));
   },
 };

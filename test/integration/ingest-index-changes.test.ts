@@ -1,0 +1,109 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { reindexFile } from "../../src/store/search/search-index.js";
+import { createTestWorld } from "../support/test-app.js";
+import type { TestWorld } from "../support/test-app.js";
+import { fileEntry, ingest } from "../support/ingest-helpers.js";
+
+/**
+ * A re-reading writes only the full-text rows and entity links it changes.
+ * Each step below compares what is stored with what writing everything
+ * afresh gives: every term instance of `cells_fts` and `files_fts` (through
+ * fts5vocab, which reads a contentless index back) against a full
+ * `reindexFile`, and the file's entity links against a fresh project that
+ * read the same text once.
+ */
+
+type Instance = { term: string; doc: number; col: string; offset: number };
+
+async function instances(w: TestWorld, table: "cells_fts" | "files_fts"): Promise<string[]> {
+  const db = w.app.deps.db;
+  await db.execute(`CREATE VIRTUAL TABLE IF NOT EXISTS temp.${table}_i USING fts5vocab(main, ${table}, instance)`);
+  const rows = await db.all<Instance>(`SELECT term, doc, col, offset FROM temp.${table}_i`);
+  return rows.map((r) => `${r.term}|${r.doc}|${r.col}|${r.offset}`).sort();
+}
+
+/** Term instances as stored, then as a full rewrite of the file's rows gives them. */
+async function storedAndRebuilt(w: TestWorld, fileId: string): Promise<{ stored: string[][]; rebuilt: string[][] }> {
+  const stored = [await instances(w, "cells_fts"), await instances(w, "files_fts")];
+  await w.app.deps.db.transaction((tx) => reindexFile(tx, fileId));
+  const rebuilt = [await instances(w, "cells_fts"), await instances(w, "files_fts")];
+  return { stored, rebuilt };
+}
+
+/** The file's links as (cell text, entity name, kind), comparable across projects. */
+async function links(w: TestWorld, fileId: string): Promise<string[]> {
+  const rows = await w.app.deps.db.all<{ text: string; name: string; kind: string }>(
+    `SELECT c.text, e.name, e.kind FROM cells c JOIN cell_entities ce ON ce.cell_id = c.cell_id JOIN entities e ON e.entity_id = ce.entity_id
+     WHERE c.file_id = ? AND c.retired_at IS NULL`,
+    [fileId],
+  );
+  return rows.map((r) => `${r.text}|${r.name}|${r.kind}`).sort();
+}
+
+function document(sections: number, edit: (lines: string[]) => void = () => undefined): string {
+  const lines = ["# Field guide", "", "The Atlas Survey maps rivers with the parseConfig helper.", ""];
+  for (let s = 0; s < sections; s++) {
+    lines.push(`## Region ${s}`, "", `Region ${s} lies north of Lake Ontario. Maria Lopez surveyed it in ${1990 + s}.`, "");
+    lines.push(`- call \`loadRegion${s}\` first`, `- then ask the Ranger Office`, "");
+  }
+  edit(lines);
+  return lines.join("\n");
+}
+
+describe("a re-reading writes only what it changes", () => {
+  let w: TestWorld;
+  beforeEach(async () => {
+    w = await createTestWorld({ env: { PKS_RATE_LIMIT: "1000" } });
+  });
+  afterEach(async () => w.close());
+
+  it("keeps full-text rows and entity links equal to a full rewrite across edits, heading renames and removals", async () => {
+    const code = "/** Parses the configuration. */\nexport function parseConfig(text: string) { return text; }\n";
+    await ingest(w, [fileEntry("src/config.ts", code)]);
+    const first = await ingest(w, [fileEntry("guide.md", document(30))]);
+    await w.app.worker.whenIdle();
+    const fileId = first.body.accepted[0]!.fileId;
+
+    const edits: Array<(lines: string[]) => void> = [
+      // one sentence changed
+      (l) => (l[l.indexOf("Region 7 lies north of Lake Ontario. Maria Lopez surveyed it in 1997.")] = "Region 7 lies south of the Hudson River, said Maria Lopez."),
+      // a heading renamed: the section below keeps its cells under a new heading path
+      (l) => (l[l.indexOf("## Region 12")] = "## Upper Valley"),
+      // a section removed, a line added above others (everything below moves)
+      (l) => {
+        const at = l.indexOf("## Region 20");
+        l.splice(at, 7);
+        l.splice(2, 0, "A new opening line names the Delta Institute.", "");
+      },
+      // a symbol mention removed
+      (l) => (l[2] = "The Atlas Survey maps rivers."),
+    ];
+    let text: (lines: string[]) => void = () => undefined;
+    for (const step of edits) {
+      const prev = text;
+      text = (l) => {
+        prev(l);
+        step(l);
+      };
+      await ingest(w, [fileEntry("guide.md", document(30, text))]);
+      await w.app.worker.whenIdle();
+      const storedLinks = await links(w, fileId);
+      const { stored, rebuilt } = await storedAndRebuilt(w, fileId);
+      expect(stored[0]).toEqual(rebuilt[0]);
+      expect(stored[1]).toEqual(rebuilt[1]);
+      expect(stored[0]!.length).toBeGreaterThan(100);
+
+      // The same text read once by a fresh project links the same names to the same cells.
+      const fresh = await createTestWorld({ env: { PKS_RATE_LIMIT: "1000" } });
+      try {
+        await ingest(fresh, [fileEntry("src/config.ts", code)]);
+        const once = await ingest(fresh, [fileEntry("guide.md", document(30, text))]);
+        await fresh.app.worker.whenIdle();
+        expect(storedLinks).toEqual(await links(fresh, once.body.accepted[0]!.fileId));
+      } finally {
+        await fresh.close();
+      }
+    }
+    expect(await links(w, fileId)).not.toContain(expect.stringContaining("parseConfig"));
+  });
+});
