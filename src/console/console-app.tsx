@@ -42,7 +42,7 @@ import { artifactPage, artifactsPage, generateArtifact, taskPage, taskStatus } f
 import { cellPage, filePage, filesPage, overviewPage } from "./pages/graph.js";
 import { keysPage, mintKey, revokeKey } from "./pages/keys.js";
 import { searchPage } from "./pages/search.js";
-import { proposalsPage, saveSchema, typePage, typesPage } from "./pages/types.js";
+import { filledCellPage, proposalsPage, saveSchema, typePage, typesPage } from "./pages/types.js";
 import { Visit } from "./visit.js";
 
 export interface ConsoleParts {
@@ -219,6 +219,7 @@ export function createConsole(parts: ConsoleParts): Hono {
   read("/p/:projectId/proposals", proposalsPage);
   read("/p/:projectId/types", typesPage);
   read("/p/:projectId/types/:entityId", (ctx, c) => typePage(ctx, c.req.param("entityId")!));
+  read("/p/:projectId/types/:entityId/members/:memberId", (ctx, c) => filledCellPage(ctx, c.req.param("entityId")!, c.req.param("memberId")!));
   read("/p/:projectId/artifacts", artifactsPage);
   read("/p/:projectId/artifacts/:artifactId", (ctx, c) => artifactPage(ctx, c.req.param("artifactId")!));
   read("/p/:projectId/tasks/:taskId", (ctx, c) => taskPage(ctx, c.req.param("taskId")!));

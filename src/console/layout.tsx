@@ -135,6 +135,11 @@ export function Notice(props: { kind: "ok" | "problem"; children?: Child }) {
   );
 }
 
+/** "1 cell", "3 cells": a count with its noun (plural by "s", or the one given). */
+export function count(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** A byte count for people. */
 export function bytes(n: number): string {
   if (n < 1024) return `${n} B`;

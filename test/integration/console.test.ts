@@ -363,7 +363,15 @@ describe("the people's console", () => {
       const first = (await editor.get(`/p/${p}/types/${type}`)).text;
       const second = (await editor.get(`/p/${p}/types/${type}`)).text;
       expect(first).toContain("<h2 id=\"members\">Members (3)</h2>");
-      expect(first).toMatch(/Open filled cell of Payment outage/);
+      const filled = new RegExp(`<a href="(/p/${p}/types/${type}/members/ent_[0-9A-Za-z]{22})">Open filled cell of Payment outage</a>`).exec(first)![1]!;
+      const filledPage = await viewer.get(filled);
+      expect(filledPage.res.status).toBe(200);
+      expect(filledPage.text).toContain("<h1>Payment outage (Incident)</h1>");
+      expect(filledPage.text).toMatch(/<th scope="row">severity<\/th><td>text<\/td><td>high <a href="\/p\/[^/]+\/cells\/cel_[0-9A-Za-z]{22}" aria-label="source 1 of severity">\[1\]<\/a><\/td>/);
+      const source = /aria-label="source 1 of severity"/.test(filledPage.text) ? /<a href="([^"]+)" aria-label="source 1 of severity">/.exec(filledPage.text)![1]! : "";
+      expect((await viewer.get(source)).res.status).toBe(200);
+      // Each filled value links the cells it was read from.
+      expect(first).toMatch(/high <a href="\/p\/[^/]+\/cells\/cel_[0-9A-Za-z]{22}" aria-label="source 1 of severity">\[1\]<\/a>/);
       expect(first).toContain("<th scope=\"col\">severity</th>");
       const version = Number(/name="version" value="(\d+)"/.exec(first)![1]);
       const form = (extra: Record<string, string>) => ({

@@ -2,7 +2,7 @@
 import type { Cell, CellContext, Faction, FileResource } from "../../graph/resources.js";
 import type { FileText } from "../../graph/read-file-text.js";
 import type { LeaseStatus } from "../../ingest/accept/lease-status.js";
-import { bytes, paths, spanText } from "../layout.js";
+import { bytes, count, paths, spanText } from "../layout.js";
 import type { PageContext, Rendered } from "../page.js";
 
 /** Lines shown of one file; past it the view says where it stopped. */
@@ -89,7 +89,7 @@ export async function filesPage({ visit, project, url }: PageContext): Promise<R
             Files under <code>{prefix}</code> · <a href={paths.files(p)}>All files</a>
           </p>
         ) : null}
-        {page.totalCount !== undefined ? <p>{page.totalCount} files.</p> : null}
+        {page.totalCount !== undefined ? <p>{count(page.totalCount, "file")}.</p> : null}
         {page.rows.length === 0 ? <p>No files here.</p> : null}
         {[...folders].map(([folder, files]) => (
           <section class="folder">

@@ -1,7 +1,7 @@
 /** Search: `memory_query` with its packed rows, each opening its source, and the structured answer with its citations. */
 import { isAppError } from "../../errors.js";
 import type { MemoryQueryAnswer } from "../../../tools/memory-query.js";
-import { Notice, paths, spanText } from "../layout.js";
+import { count, Notice, paths, spanText } from "../layout.js";
 import type { PageContext, Rendered } from "../page.js";
 
 const DEFAULT_BUDGET = "4096";
@@ -64,7 +64,7 @@ function Results({ answer, projectId: p }: { answer: MemoryQueryAnswer; projectI
   return (
     <>
       <p class="meta">
-        {answer.cells.length} cells, {answer.entities.length} entities, {answer.artifacts.length} artifacts; {answer.used} of {answer.budget} tokens.
+        {count(answer.cells.length, "cell")}, {count(answer.entities.length, "entity", "entities")}, {count(answer.artifacts.length, "artifact")}; {answer.used} of {answer.budget} tokens.
         {answer.indexing ? ` Files are still being read (${answer.indexing.ready} of ${answer.indexing.total} ready): the answer may be partial.` : ""}
       </p>
       {structured ? (

@@ -8,7 +8,7 @@ import type { CategorySchema, FilledCell, Proposal } from "../../categories/reso
 import { isAppError } from "../../errors.js";
 import type { Cell, Entity, Faction, FileResource } from "../../graph/resources.js";
 import { FIELD_TYPES } from "../../vocabulary.js";
-import { ActionForm, Notice, paths, spanText } from "../layout.js";
+import { ActionForm, count, Notice, paths, spanText } from "../layout.js";
 import type { PageContext, Rendered } from "../page.js";
 import type { Visit } from "../visit.js";
 import { excerpt } from "./graph.js";
@@ -137,7 +137,7 @@ export async function proposalsPage({ visit, project, csrf, url }: PageContext):
                 <FieldTable fields={proposal.fields} caption={`Fields of ${proposal.name}`} />
               </div>
               <div>
-                <h3>Evidence ({items.length} sections)</h3>
+                <h3>Evidence ({count(items.length, "section")})</h3>
                 <Evidence items={items} projectId={p} />
               </div>
             </div>
@@ -180,7 +180,7 @@ function SchemaChange(props: { type: Entity; schema: SchemaWithPending; items: A
           <FieldTable fields={added} caption="Fields the change adds" />
         </div>
         <div>
-          <h4>Evidence ({items.length} sections)</h4>
+          <h4>Evidence ({count(items.length, "section")})</h4>
           <Evidence items={items} projectId={p} />
         </div>
       </div>
@@ -282,7 +282,7 @@ export async function typePage({ visit, project, csrf, url }: PageContext, entit
                             <FieldValue cell={cell} field={n} projectId={p} />
                           </td>
                         ))}
-                        <td>{cell ? <a href={paths.cell(p, cell.cellId)}>Open filled cell of {m.name}</a> : "not filled yet"}</td>
+                        <td>{cell ? <a href={`${paths.type(p, entityId)}/members/${encodeURIComponent(m.entityId)}`}>Open filled cell of {m.name}</a> : "not filled yet"}</td>
                       </tr>
                     );
                   })}
@@ -307,6 +307,75 @@ export async function typePage({ visit, project, csrf, url }: PageContext, entit
           )}
           {attempt?.conflict ? <FieldTable fields={attempt.fields} caption="Your edit (not saved)" /> : null}
         </section>
+      </>
+    ),
+  };
+}
+
+/** One member's filled cell: each field of the type with its value and the cells it was read from. */
+export async function filledCellPage({ visit, project }: PageContext, typeId: string, memberId: string): Promise<Rendered> {
+  const p = project.projectId;
+  const type = await visit.call<Entity>("entities.get", { params: { entityId: typeId } });
+  const member = await visit.call<Entity>("entities.get", { params: { entityId: memberId } });
+  const schema = await schemaOf(visit, typeId);
+  const cell = (await visit.page<FilledCell>("cells.list", { query: { schemaId: typeId, entityId: memberId, limit: "1" } })).rows[0];
+  return {
+    frame: { title: `${member.name} (${type.name})`, section: "types" },
+    body: (
+      <>
+        <p>
+          A member of <a href={paths.type(p, typeId)}>{type.name}</a>.
+        </p>
+        {!cell ? (
+          <p>This member has no filled cell yet: it is read against the schema when new material mentions it.</p>
+        ) : (
+          <>
+            <table>
+              <caption>
+                Filled cell, read against schema version {cell.schemaVersion} (the schema is at version {schema.categorySchema.version})
+              </caption>
+              <thead>
+                <tr>
+                  <th scope="col">Field</th>
+                  <th scope="col">Type</th>
+                  <th scope="col">Value and sources</th>
+                </tr>
+              </thead>
+              <tbody>
+                {schema.categorySchema.fields.map((f) => (
+                  <tr>
+                    <th scope="row">{f.name}</th>
+                    <td>{f.type}</td>
+                    <td>
+                      <FieldValue cell={cell} field={f.name} projectId={p} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+            <h2>Text</h2>
+            <blockquote class="claim">{cell.text}</blockquote>
+            <dl class="facts">
+              <dt>Cell</dt>
+              <dd>
+                <code>{cell.cellId}</code>
+              </dd>
+              <dt>Updated</dt>
+              <dd>
+                <time datetime={cell.updatedAt}>{cell.updatedAt}</time>
+              </dd>
+              <dt>Files</dt>
+              <dd>
+                {cell.fileIds.map((fileId, i) => (
+                  <>
+                    {i > 0 ? ", " : ""}
+                    <a href={paths.file(p, fileId)}>file {i + 1}</a>
+                  </>
+                ))}
+              </dd>
+            </dl>
+          </>
+        )}
       </>
     ),
   };
