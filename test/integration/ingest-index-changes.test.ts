@@ -106,4 +106,47 @@ describe("a re-reading writes only what it changes", () => {
     }
     expect(await links(w, fileId)).not.toContain(expect.stringContaining("parseConfig"));
   });
+
+  it("keeps a code file's references and the project's names equal to a fresh reading across edits", async () => {
+    const version = (extra: string[], doc: string) =>
+      [
+        `/** ${doc} */`,
+        "export function parseConfig(text: string): Config { return { text, size: measure(text) }; }",
+        ...extra,
+        "export function measure(text: string): number { return text.length; }",
+        "export interface Config { text: string; size: number }",
+      ].join("\n");
+    const steps = [
+      version([], "Parses the configuration."),
+      version([], "Parses the configuration, word by word."), // a doc word: no reference moves
+      version(["", "export const limit = measure('abc');"], "Parses it."), // a line added: the rows below move
+      version(["export const cap = parseConfig('x').size;"], "Parses it."), // a name gone, one new
+    ];
+    const rowsOf = async (world: TestWorld, fileId: string) => {
+      const refs = await world.app.deps.db.all<Record<string, unknown>>(
+        "SELECT path, name, folded, kind, line_start, line_end, name_line, name_col, symbol_id FROM code_references WHERE file_id = ?",
+        [fileId],
+      );
+      const names = await world.app.deps.db.all<{ folded: string }>("SELECT folded FROM code_names ORDER BY folded");
+      return { refs: refs.map((r) => JSON.stringify(r)).sort(), names: names.map((n) => n.folded) };
+    };
+    const first = await ingest(w, [fileEntry("src/config.ts", steps[0]!)]);
+    await w.app.worker.whenIdle();
+    const fileId = first.body.accepted[0]!.fileId;
+    for (const text of steps.slice(1)) {
+      await ingest(w, [fileEntry("src/config.ts", text)]);
+      await w.app.worker.whenIdle();
+      const fresh = await createTestWorld({ env: { PKS_RATE_LIMIT: "1000" } });
+      try {
+        const once = await ingest(fresh, [fileEntry("src/config.ts", text)]);
+        await fresh.app.worker.whenIdle();
+        const a = await rowsOf(w, fileId);
+        const b = await rowsOf(fresh, once.body.accepted[0]!.fileId);
+        expect(a.refs.length).toBeGreaterThan(5);
+        expect(a).toEqual(b);
+      } finally {
+        await fresh.close();
+      }
+    }
+  });
 });

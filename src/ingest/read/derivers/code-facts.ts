@@ -6,7 +6,7 @@
  */
 import { fileKeysFor } from "../../../code/module-keys.js";
 import type { ReadOutput } from "../../../readers/reader.js";
-import { replaceFileReferences } from "../../../store/code/code-references.js";
+import { updateFileReferences } from "../../../store/code/reference-changes.js";
 import { replaceFileImports, replaceFileModuleKeys } from "../../../store/code/file-imports.js";
 import { liveSymbolIdsOfFile, retireSymbols, upsertSymbols } from "../../../store/code/symbols.js";
 import type { SymbolRecord } from "../../../store/code/symbols.js";
@@ -88,7 +88,7 @@ export const codeFactsDeriver: Deriver = {
     await writeSymbols(tx, file, facts.language, units, entities, now);
     await indexFileSymbols(tx, file.fileId);
     await linkDeclarationCells(tx, units, entities);
-    await replaceFileReferences(tx, file, referenceRows(facts));
+    await updateFileReferences(tx, file, referenceRows(facts));
     await replaceFileImports(tx, file.projectId, file.fileId, importRows(facts, file.path));
     await replaceFileModuleKeys(tx, file.projectId, file.fileId, fileKeysFor(facts.language, file.path));
   },

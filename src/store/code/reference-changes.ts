@@ -1,0 +1,76 @@
+/**
+ * A re-read code file's references written as a difference: rows that read
+ * the same stay, the others are deleted by rowid or inserted. Replacing the
+ * file's rows whole (`replaceFileReferences`) deleted and inserted every
+ * reference, each with two index entries, for an edit that moved none (a
+ * word in a doc comment): most of a one-line code edit's transaction. The
+ * rows and the project's name list end the same as a whole replacement.
+ */
+import type { Queryable } from "../db.js";
+import { insertRows, placeholders } from "../insert-rows.js";
+import { foldName } from "./code-references.js";
+import type { NewCodeReference } from "./code-references.js";
+
+const BATCH = 500;
+
+const keyOf = (r: NewCodeReference) => `${r.name}\u0000${r.kind}\u0000${r.lineStart}\u0000${r.lineEnd}\u0000${r.nameLine}\u0000${r.nameCol}\u0000${r.symbolId ?? ""}`;
+
+/** Makes the file's references equal `references`, writing only the rows that differ. */
+export async function updateFileReferences(
+  q: Queryable,
+  file: { projectId: string; fileId: string; path: string },
+  references: readonly NewCodeReference[],
+): Promise<void> {
+  const rows = await q.all<{ rowid: number; name: string; kind: "declaration" | "usage"; line_start: number; line_end: number; name_line: number; name_col: number; symbol_id: string | null; path: string }>(
+    "SELECT rowid, name, kind, line_start, line_end, name_line, name_col, symbol_id, path FROM code_references WHERE file_id = ?",
+    [file.fileId],
+  );
+  const before = new Set<string>();
+  // Old rows by key, several for a repeated key; a row whose path differs is never kept.
+  const old = new Map<string, number[]>();
+  for (const r of rows) {
+    before.add(foldName(r.name));
+    if (r.path !== file.path) continue;
+    const key = keyOf({ name: r.name, kind: r.kind, lineStart: Number(r.line_start), lineEnd: Number(r.line_end), nameLine: Number(r.name_line), nameCol: Number(r.name_col), symbolId: r.symbol_id });
+    const list = old.get(key);
+    if (list) list.push(Number(r.rowid));
+    else old.set(key, [Number(r.rowid)]);
+  }
+  const kept = new Set<number>();
+  const added: NewCodeReference[] = [];
+  for (const r of references) {
+    const rowid = old.get(keyOf(r))?.pop();
+    if (rowid === undefined) added.push(r);
+    else kept.add(rowid);
+  }
+  const gone = rows.map((r) => Number(r.rowid)).filter((rowid) => !kept.has(rowid));
+  for (let i = 0; i < gone.length; i += BATCH) {
+    const slice = gone.slice(i, i + BATCH);
+    await q.execute(`DELETE FROM code_references WHERE rowid IN (${placeholders(slice.length)})`, slice);
+  }
+  await insertRows(
+    q,
+    "code_references",
+    ["project_id", "file_id", "path", "name", "folded", "kind", "line_start", "line_end", "name_line", "name_col", "symbol_id"],
+    added.map((r) => [file.projectId, file.fileId, file.path, r.name, foldName(r.name), r.kind, r.lineStart, r.lineEnd, r.nameLine, r.nameCol, r.symbolId]),
+  );
+  const after = [...new Set(references.map((r) => foldName(r.name)))];
+  const fresh = after.filter((name) => !before.has(name));
+  for (let i = 0; i < fresh.length; i += BATCH) {
+    const slice = fresh.slice(i, i + BATCH);
+    await q.execute(
+      `INSERT OR IGNORE INTO code_names (project_id, folded) VALUES ${slice.map(() => "(?, ?)").join(", ")}`,
+      slice.flatMap((name) => [file.projectId, name]),
+    );
+  }
+  const still = new Set(after);
+  const dropped = [...before].filter((name) => !still.has(name));
+  for (let i = 0; i < dropped.length; i += BATCH) {
+    const slice = dropped.slice(i, i + BATCH);
+    await q.execute(
+      `DELETE FROM code_names WHERE project_id = ? AND folded IN (${placeholders(slice.length)})
+       AND NOT EXISTS (SELECT 1 FROM code_references r WHERE r.project_id = code_names.project_id AND r.folded = code_names.folded)`,
+      [file.projectId, ...slice],
+    );
+  }
+}
