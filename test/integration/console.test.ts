@@ -457,6 +457,12 @@ describe("the people's console", () => {
       expect((await editor.get(cites[0]!)).res.status).toBe(200);
       expect(artifact.text).not.toContain("Stale:");
       expect((await viewer.get(`/p/${p}/artifacts`)).text).toContain(artifactPath);
+      // Re-reading the cited files retires the cited cells: the artifact is marked stale, on its page and in the list.
+      await ingest(w, ["payments", "login", "search", "cache", "dns"].map((name) => fileEntry(`incidents/${name}.md`, `# Retired ${name}\n\nNothing to see.\n`)));
+      await ingest(w, [fileEntry("README.md", "# Handbook\n\nRewritten.\n")]);
+      await w.app.worker.whenIdle();
+      expect((await editor.get(artifactPath)).text).toContain("Stale: a cell it cites has changed or gone since it was built");
+      expect((await editor.get(`/p/${p}/artifacts`)).text).toContain('<span class="stale">Stale</span>');
       // Another project's task id answers 404 on this project's page.
       expect((await editor.get(`/p/${p}/tasks/tsk_0000000000000000000000`)).res.status).toBe(404);
     });
