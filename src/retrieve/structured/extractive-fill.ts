@@ -15,6 +15,7 @@ import { fieldTerms } from "./field-terms.js";
 import type { FieldTerms } from "./field-terms.js";
 import { stringSpans, valueLike } from "./string-span.js";
 import { datesIn, fieldUnit, FORMAT_TOKENS, formatTokensIn, inUnit, isoDuration, numbersIn, timesIn } from "./typed-values.js";
+import type { NumberFound } from "./typed-values.js";
 import { identifierParts } from "../query-terms.js";
 
 type Schema = Record<string, unknown>;
@@ -43,6 +44,12 @@ interface Fill {
   clauses: Clause[];
   /** The heading clause of each row's section, by cellId: a heading naming the field whole carries its match to the rows under it. */
   headings: Map<string, Clause>;
+  /** Clause indices by the stems, compound parts and dash-less spellings of their words: a field reads only clauses that hold one of its words. */
+  byWord: Map<string, number[]>;
+  /** Clause indices of each row, in order. */
+  byCell: Map<string, number[]>;
+  /** The rows under each heading row. */
+  under: Map<string, string[]>;
   query: string;
   cites: Record<string, string[]>;
   missing: string[];
@@ -58,7 +65,16 @@ export function fillExtractive(prepared: CallerSchema, query: string, rows: read
     const clause = clausesOf(h, rows.indexOf(h))[0];
     if (clause) headings.set(cellId, clause);
   }
-  const ctx: Fill = { clauses, headings, query, cites: {}, missing: [], prepared };
+  const byWord = new Map<string, number[]>();
+  const byCell = new Map<string, number[]>();
+  clauses.forEach((c, i) => {
+    byCell.set(c.cellId, [...(byCell.get(c.cellId) ?? []), i]);
+    const keys = new Set(c.words.flatMap((w) => [w.stem, w.lower.replace(/[-_]/g, ""), ...w.parts]));
+    for (const k of keys) byWord.set(k, [...(byWord.get(k) ?? []), i]);
+  });
+  const under = new Map<string, string[]>();
+  for (const [cellId, h] of headings) under.set(h.cellId, [...(under.get(h.cellId) ?? []), cellId]);
+  const ctx: Fill = { clauses, headings, byWord, byCell, under, query, cites: {}, missing: [], prepared };
   const root = prepared.schema;
   const value = fillNode(root, undefined, ctx, "", [], 0);
   if (value !== undefined && prepared.validator(root)(value)) return { structured: value, citations: ctx.cites };
@@ -155,11 +171,18 @@ interface Candidate {
 /** Clauses that are evidence for the field, best first. */
 function candidates(terms: FieldTerms, ctx: Fill): Candidate[] {
   const firstMatches = new Map<string, ClauseMatch>();
+  const firstMatch = (cellId: string): ClauseMatch | undefined => {
+    if (!firstMatches.has(cellId)) {
+      const first = ctx.byCell.get(cellId)?.[0];
+      if (first !== undefined) firstMatches.set(cellId, matchClause(ctx.clauses[first]!, terms));
+    }
+    return firstMatches.get(cellId);
+  };
   const out: Candidate[] = [];
-  for (const clause of ctx.clauses) {
+  for (const i of pool(terms, ctx)) {
+    const clause = ctx.clauses[i]!;
     let match = matchClause(clause, terms);
-    if (clause.index === 0) firstMatches.set(clause.cellId, match);
-    else match = carriedMatch(match, firstMatches.get(clause.cellId), terms);
+    if (clause.index > 0) match = carriedMatch(match, firstMatch(clause.cellId), terms);
     let heading: string | undefined;
     const section = ctx.headings.get(clause.cellId);
     if (!isEvidence(match, terms) && section) {
@@ -174,6 +197,21 @@ function candidates(terms: FieldTerms, ctx: Fill): Candidate[] {
     out.push({ clause, match, score: matchScore(match, clause.rank), ...(heading ? { heading } : {}) });
   }
   return out.sort((a, b) => b.score - a.score).slice(0, CANDIDATES);
+}
+
+/**
+ * The clauses a field can find evidence in: those holding one of its name
+ * or description words (or its whole name), the other clauses of their rows
+ * (a row's first clause carries to the rest), and the rows under a heading
+ * that holds one; in answer order.
+ */
+function pool(terms: FieldTerms, ctx: Fill): number[] {
+  const cells = new Set<string>();
+  for (const key of [...terms.name, ...terms.description, terms.whole.replace(/[-_]/g, "")]) {
+    for (const i of ctx.byWord.get(key) ?? []) cells.add(ctx.clauses[i]!.cellId);
+  }
+  for (const cell of [...cells]) for (const u of ctx.under.get(cell) ?? []) cells.add(u);
+  return [...cells].flatMap((cell) => ctx.byCell.get(cell) ?? []).sort((a, b) => a - b);
 }
 
 /** The cells a value was read from: the clause's row, and the heading that named the field when the row itself does not. */
@@ -220,13 +258,24 @@ function nearness(c: Candidate, start: number, end: number): number {
   return 0.5 / (1 + distance(c, start, end) / 20);
 }
 
+/** A clause's numbers, read once per call however many fields look at it. */
+const clauseNumbers = new WeakMap<Clause, NumberFound[]>();
+function numbersOf(clause: Clause): NumberFound[] {
+  let found = clauseNumbers.get(clause);
+  if (!found) {
+    found = numbersIn(clause.text);
+    clauseNumbers.set(clause, found);
+  }
+  return found;
+}
+
 /** Every value of the field's type the clause holds, each with its quality. */
 function valuesIn(s: Schema, type: string, name: string, c: Candidate): Reading[] {
   const text = c.clause.text;
   if (Array.isArray(s.enum)) return enumValues(s.enum as unknown[], c);
   if (type === "number" || type === "integer") {
     const unit = fieldUnit(identifierParts(name), typeof s.description === "string" ? s.description : "");
-    return numbersIn(text).flatMap((n) => {
+    return numbersOf(c.clause).flatMap((n) => {
       const value = inUnit(n, unit);
       if (value === undefined || (type === "integer" && !Number.isInteger(value))) return [];
       const unitBonus = unit && n.unit ? 0.3 : 0;
@@ -240,7 +289,7 @@ function valuesIn(s: Schema, type: string, name: string, c: Candidate): Reading[
   if (format === "date-time") return datesIn(text).flatMap((d) => (d.dateTime ? [{ value: d.dateTime, quality: nearness(c, d.start, d.end) }] : []));
   if (format === "time") return timesIn(text).map((t) => ({ value: t.value, quality: nearness(c, t.start, t.end) }));
   if (format === "duration") {
-    return numbersIn(text).flatMap((n) => {
+    return numbersOf(c.clause).flatMap((n) => {
       const iso = isoDuration(n);
       return iso ? [{ value: iso, quality: nearness(c, n.start, n.end) }] : [];
     });
