@@ -21,20 +21,21 @@ export async function updateFileReferences(
   file: { projectId: string; fileId: string; path: string },
   references: readonly NewCodeReference[],
 ): Promise<void> {
-  const rows = await q.all<{ rowid: number; name: string; kind: "declaration" | "usage"; line_start: number; line_end: number; name_line: number; name_col: number; symbol_id: string | null; path: string }>(
-    "SELECT rowid, name, kind, line_start, line_end, name_line, name_col, symbol_id, path FROM code_references WHERE file_id = ?",
-    [file.fileId],
+  // Two columns a row (the key built by SQL in keyOf's form): a row object per reference was most of the read.
+  const rows = await q.all<{ rowid: number; k: string | null; folded: string }>(
+    `SELECT rowid, CASE WHEN path = ? THEN name || char(0) || kind || char(0) || line_start || char(0) || line_end || char(0) || name_line || char(0) || name_col || char(0) || ifnull(symbol_id, '') END AS k, folded
+     FROM code_references WHERE file_id = ?`,
+    [file.path, file.fileId],
   );
   const before = new Set<string>();
   // Old rows by key, several for a repeated key; a row whose path differs is never kept.
   const old = new Map<string, number[]>();
   for (const r of rows) {
-    before.add(foldName(r.name));
-    if (r.path !== file.path) continue;
-    const key = keyOf({ name: r.name, kind: r.kind, lineStart: Number(r.line_start), lineEnd: Number(r.line_end), nameLine: Number(r.name_line), nameCol: Number(r.name_col), symbolId: r.symbol_id });
-    const list = old.get(key);
+    before.add(r.folded);
+    if (r.k === null) continue;
+    const list = old.get(r.k);
     if (list) list.push(Number(r.rowid));
-    else old.set(key, [Number(r.rowid)]);
+    else old.set(r.k, [Number(r.rowid)]);
   }
   const kept = new Set<number>();
   const added: NewCodeReference[] = [];
