@@ -11,7 +11,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { CHROMIUM_MISSING, findChromium } from "./support/chromium.js";
-import { foreignRequests, launch, nav, shoot, signIn, startServer, until, watchedContext } from "./support/harness.js";
+import { faults, foreignRequests, launch, nav, shoot, signIn, startServer, until, watchedContext } from "./support/harness.js";
 import type { Served, Watch } from "./support/harness.js";
 import type { DomAnchor, DomWindow } from "./support/dom.js";
 import { HOSTILE_HTML, HOSTILE_MARKDOWN, HOSTILE_PATH, HOSTILE_TEXT, PWNED } from "./support/hostile-corpus.js";
@@ -186,7 +186,7 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the console shows hostile documents as te
     expect(foreignRequests(watch, server.origin)).toEqual([]);
     // A payload's `<img src=x>` would have asked for `/x` (same origin, so the check above misses it).
     expect(watch.requests.filter((u) => new URL(u).pathname.endsWith("/x"))).toEqual([]);
-    expect(watch.errors).toEqual([]);
+    expect(faults(watch)).toEqual([]);
     expect(watch.dialogs).toEqual([]);
   });
 });

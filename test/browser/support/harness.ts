@@ -43,10 +43,10 @@ export interface Served {
   close(): Promise<void>;
 }
 
-/** Starts `pks serve` on a fresh root (port 0, no folder sync). */
-export async function startServer(): Promise<Served> {
+/** Starts `pks serve` on a fresh root (port 0, no folder sync), with `env` added to its environment. */
+export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<Served> {
   const root = mkdtempSync(join(tmpdir(), "pks-browser-"));
-  const starting = spawnServe(root, { PKS_RATE_LIMIT: "100000" }, 60_000);
+  const starting = spawnServe(root, { PKS_RATE_LIMIT: "100000", ...env }, 60_000);
   const served = await starting.ready.catch((e: unknown) => {
     rmSync(root, { recursive: true, force: true });
     throw e;
@@ -168,6 +168,20 @@ export async function watchedContext(browser: Browser): Promise<{ context: Brows
       return page;
     },
   };
+}
+
+/**
+ * The errors of a watch that are faults: Chromium also logs "Failed to load
+ * resource" for a page answered with a 4xx status on purpose (a schema
+ * conflict is a 409 page), which the document list records with its status;
+ * a stylesheet or script that failed to load stays an error.
+ */
+export function faults(watch: Watch): string[] {
+  const pages = new Set(watch.documents.filter((d) => d.status >= 400 && d.status < 500).map((d) => d.url));
+  return watch.errors.filter((e) => {
+    const m = /^console error: Failed to load resource: .* \((.+)\)$/.exec(e);
+    return !(m && pages.has(m[1]!));
+  });
 }
 
 /** The request URLs of a watch that left the server's origin. */
