@@ -64,17 +64,29 @@ export interface Clause {
   words: Word[];
 }
 
+/** A declaration cell's parts: `kind name`, its header (may be empty), and its doc sentence (may be empty). */
+export interface DeclarationParts {
+  title: string;
+  header: string;
+  doc: string;
+}
+
 /**
- * The prose of a row: a declaration cell's doc sentence (nothing when it
- * has none), any other row's whole text. A declaration cell is `kind name —
- * [header —] path [— doc]` with the row's own file path as one part.
+ * A declaration cell read apart (`kind name — [header —] path [— doc]`,
+ * with the row's own file path as one part), or undefined for any other row.
  */
-export function proseOf(row: EvidenceRow): string {
+export function declarationParts(row: EvidenceRow): DeclarationParts | undefined {
   const parts = row.text.split(" — ");
-  if (parts.length < 3 || !/^[a-z][a-z ]* \S+$/.test(parts[0]!)) return row.text;
+  if (parts.length < 3 || !/^[a-z][a-z ]* \S+$/.test(parts[0]!)) return undefined;
   const at = row.filepath ? parts.indexOf(row.filepath) : parts.findIndex((p, i) => i > 0 && i <= 2 && /^[\w@.~-]+(?:\/[\w@.~-]+)*\.\w+$/.test(p));
-  if (at < 1 || at > 2) return row.text;
-  return parts.slice(at + 1).join(" — ");
+  if (at < 1 || at > 2) return undefined;
+  return { title: parts[0]!, header: at === 2 ? parts[1]! : "", doc: parts.slice(at + 1).join(" — ") };
+}
+
+/** The prose of a row: a declaration cell's doc sentence (nothing when it has none), any other row's whole text. */
+export function proseOf(row: EvidenceRow): string {
+  const declaration = declarationParts(row);
+  return declaration ? declaration.doc : row.text;
 }
 
 /**

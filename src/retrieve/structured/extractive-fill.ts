@@ -9,6 +9,8 @@
 import type { CallerSchema } from "../memory/caller-schema.js";
 import { carriedMatch, isEvidence, matchClause, matchScore } from "./clause-match.js";
 import type { ClauseMatch } from "./clause-match.js";
+import { codeKey, codeValues } from "./code-defaults.js";
+import type { CodeValue } from "./code-defaults.js";
 import { clausesOf, sectionHeadings } from "./evidence-text.js";
 import type { Clause, EvidenceRow } from "./evidence-text.js";
 import { fieldTerms } from "./field-terms.js";
@@ -34,6 +36,8 @@ const MAX_FIELDS = 64;
 const MAX_DEPTH = 4;
 /** Clauses tried per field, best match first. */
 const CANDIDATES = 12;
+/** The standing of a literal a declaration header writes for the field's exact name: prose naming the field whole (2 and more) outranks it. */
+const CODE_VALUE_SCORE = 1.8;
 /** A string span weaker than this (a passive "is copied", a span repeating the field's words) is no answer. */
 const MIN_SPAN_QUALITY = 0.5;
 /** Rows read at most: an answer holds a few dozen; a huge budget must not make filling slow. */
@@ -50,6 +54,8 @@ interface Fill {
   byCell: Map<string, number[]>;
   /** The rows under each heading row. */
   under: Map<string, string[]>;
+  /** Literals declaration headers write for a name, by code key (see code-defaults.ts). */
+  code: Map<string, CodeValue[]>;
   query: string;
   cites: Record<string, string[]>;
   missing: string[];
@@ -74,7 +80,8 @@ export function fillExtractive(prepared: CallerSchema, query: string, rows: read
   });
   const under = new Map<string, string[]>();
   for (const [cellId, h] of headings) under.set(h.cellId, [...(under.get(h.cellId) ?? []), cellId]);
-  const ctx: Fill = { clauses, headings, byWord, byCell, under, query, cites: {}, missing: [], prepared };
+  const code = codeValues(rows.slice(0, MAX_ROWS));
+  const ctx: Fill = { clauses, headings, byWord, byCell, under, code, query, cites: {}, missing: [], prepared };
   const root = prepared.schema;
   const value = fillNode(root, undefined, ctx, "", [], 0);
   if (value !== undefined && prepared.validator(root)(value)) return { structured: value, citations: ctx.cites };
@@ -234,6 +241,12 @@ function bestScalar(s: Schema, raw: Schema, type: string, name: string, terms: F
       const score = c.score + v.quality;
       if (!best || score > best.score) best = { value: v.value, score, cells: cellsOf(c) };
     }
+  }
+  // A literal a declaration writes for exactly this name: below any prose that names the field whole.
+  for (const v of ctx.code.get(codeKey(name)) ?? []) {
+    if (!valid(v.value)) continue;
+    const score = CODE_VALUE_SCORE - Math.min(v.rank, 50) * 0.004;
+    if (!best || score > best.score) best = { value: v.value, score, cells: [v.cellId] };
   }
   return best && { value: best.value, cells: best.cells };
 }

@@ -52,6 +52,23 @@ describe("extractive fill: the right evidence", () => {
     expect(a.citations).toEqual({ "/maxAge": ["ma"], "/origin": ["or"] });
   });
 
+  it("a declaration header is evidence only for a literal it writes for exactly the field's name, and prose outranks it", () => {
+    const rows = [
+      row("rid", "function requestId — export const requestId = ({ limitLength = 255, headerName = 'X-Request-Id' }: RequestIdOptions = {}) — src/request-id.ts", "src/request-id.ts"),
+      row("pc", "constant defaultPretty — export const defaultPretty: PrettyOptions = { space: 2 } — src/pretty.ts", "src/pretty.ts"),
+      row("ma", "constant DEFAULT_MAX_AGE — export const DEFAULT_MAX_AGE = 600 — src/cors.ts", "src/cors.ts"),
+      row("ty", "property CORSOptions.origin — origin?: string | string[] — src/cors.ts", "src/cors.ts"),
+      row("md", "type Mode — type Mode = { mode: 'strict' | 'lax' } — src/mode.ts", "src/mode.ts"),
+    ];
+    const schema = object({ headerName: { type: "string" }, limitLength: { type: "integer" }, maxAge: { type: "number" }, origin: { type: "string" }, space: { type: "string" }, mode: { type: "string" } });
+    const a = synthesize(schema, "request id header, max age, origin", rows);
+    expect(a.structured).toEqual({ headerName: "X-Request-Id", limitLength: 255, maxAge: 600 });
+    expect(a.citations).toEqual({ "/headerName": ["rid"], "/limitLength": ["rid"], "/maxAge": ["ma"] });
+    // Prose that names the field whole outranks the code's literal.
+    const withProse = synthesize(object({ maxAge: { type: "number" } }), "max age", [...rows, row("doc", "The middleware sends a max-age of 86400 seconds.")]);
+    expect(withProse.structured).toEqual({ maxAge: 86400 });
+  });
+
   it("strings are the short span that answers: after a copula, an apposition, a preposition's object, a modifier", () => {
     const rows = [
       row("a", "The payments service is owned by Dana Reyes, who also approves changes to its rota."),
