@@ -57,8 +57,20 @@ const CONSOLE_PATH = /^\/($|sign-in$|sign-out$|projects$|p\/|assets\/)/;
 type ProjectHandler = (ctx: PageContext, c: Context) => Promise<PageResult>;
 type FormHandler = (ctx: PageContext, form: URLSearchParams, c: Context) => Promise<PageResult>;
 
-/** The console as a Hono app, to mount on the HTTP app after the API's routes. */
-export function createConsole(parts: ConsoleParts): Hono {
+/** The console as the HTTP app mounts it: its requests, and which paths are its own. */
+export interface ConsoleApp {
+  fetch(request: Request): Response | Promise<Response>;
+  /** Whether a path is the console's (the host guard leaves `Origin: null` on these to the console's own checks). */
+  servesPath(path: string): boolean;
+}
+
+/** The console, to mount on the HTTP app after the API's routes. */
+export function createConsole(parts: ConsoleParts): ConsoleApp {
+  const app = consoleRoutes(parts);
+  return { fetch: (request) => app.fetch(request), servesPath: (path) => CONSOLE_PATH.test(path) };
+}
+
+function consoleRoutes(parts: ConsoleParts): Hono {
   const { service } = parts;
   const operations = new Map<string, Operation>([...parts.endpoints, ...consoleOperations].map((op) => [op.name, op]));
   const assets = loadAssets();
@@ -76,6 +88,7 @@ export function createConsole(parts: ConsoleParts): Hono {
 
   app.get("/assets/console.css", (c) => c.body(assets.css, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache" }));
   app.get("/assets/console.js", (c) => c.body(assets.js, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }));
+  app.get("/assets/icon.svg", (c) => c.body(assets.icon, 200, { "Content-Type": "image/svg+xml", "Cache-Control": "no-cache" }));
 
   /** The signed-in caller, or undefined (no cookie, or a session the pipeline refuses). */
   async function signedIn(c: Context): Promise<{ token: string; principal: Principal } | undefined> {
@@ -316,10 +329,11 @@ function page(c: Context, frame: Frame, body: Child, status = 200): Response {
   return c.html(html, status as 200);
 }
 
-/** The stylesheet and the script, read once from the package (they ship in `src/console/static`). */
-function loadAssets(): { css: string; js: string } {
+/** The stylesheet, the script and the icon, read once from the package (they ship in `src/console/static`). */
+function loadAssets(): { css: string; js: string; icon: string } {
   const dir = join(packageRoot(), "src", "console", "static");
-  return { css: readFileSync(join(dir, "console.css"), "utf8"), js: readFileSync(join(dir, "console.js"), "utf8") };
+  const read = (name: string) => readFileSync(join(dir, name), "utf8");
+  return { css: read("console.css"), js: read("console.js"), icon: read("icon.svg") };
 }
 
 export type { Rendered };

@@ -88,11 +88,17 @@ export function sameToken(a: string | undefined, b: string | undefined): boolean
  * the console also refuses an `Origin` other than its own (the guard admits
  * any configured origin, which may be another site using the API) and a
  * browser's own word that the request is cross-site.
+ *
+ * `Origin: null` is what a browser sends for a same-origin form POST from a
+ * page served with `Referrer-Policy: no-referrer` (as every console page
+ * is), and also what sandboxed and file pages send: it is taken only with
+ * the browser's `Sec-Fetch-Site: same-origin` beside it.
  */
 export function sameOrigin(c: Context): boolean {
-  const origin = c.req.header("origin");
-  if (origin !== undefined && origin.toLowerCase() !== new URL(c.req.url).origin.toLowerCase()) return false;
+  const origin = c.req.header("origin")?.trim().toLowerCase();
   const site = c.req.header("sec-fetch-site");
+  if (origin === "null") return site === "same-origin";
+  if (origin !== undefined && origin !== new URL(c.req.url).origin.toLowerCase()) return false;
   return site === undefined || site === "same-origin" || site === "none";
 }
 

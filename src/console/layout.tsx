@@ -55,6 +55,7 @@ export function Layout(props: Frame & { children?: Child }) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${props.title} · pks`}</title>
+        <link rel="icon" href="/assets/icon.svg" type="image/svg+xml" />
         <link rel="stylesheet" href="/assets/console.css" />
         {props.script ? <script src="/assets/console.js" defer></script> : null}
       </head>

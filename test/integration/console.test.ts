@@ -243,6 +243,18 @@ describe("the people's console", () => {
       expect((await editor.get("/p/prj_nope/files")).res.status).toBe(404);
     });
 
+    it("the API still refuses Origin: null; only the console's own paths leave it to the console", async () => {
+      const api = await send(w, `/v1/projects/${p}/files`, { key: w.keys.viewer, headers: { origin: "null", "sec-fetch-site": "same-origin" } });
+      expect(api.status).toBe(403);
+      const mcp = await send(w, "/mcp", { method: "POST", key: w.keys.viewer, headers: { origin: "null" }, json: {} });
+      expect(mcp.status).toBe(403);
+      const page = await editor.get(`/p/${p}`, { origin: "null" });
+      expect(page.res.status).toBe(200);
+      // The Host is judged on console paths too.
+      const rebound = await w.app.http.request("http://evil.example/sign-in", { headers: { host: "evil.example" } });
+      expect(rebound.status).toBe(403);
+    });
+
     it("unknown API paths keep their JSON 404; the API still answers beside the console", async () => {
       const res = await send(w, "/v1/nothing-here");
       expect(res.status).toBe(404);
@@ -330,6 +342,8 @@ describe("the people's console", () => {
         await editor.post(`/p/${p}/proposals/${proposal}/confirm`, { csrf: csrfOf((await viewer.get("/sign-out")).text) }),
         await editor.post(`/p/${p}/proposals/${proposal}/confirm`, { csrf }, { origin: "https://evil.example" }),
         await editor.post(`/p/${p}/proposals/${proposal}/confirm`, { csrf }, { "sec-fetch-site": "cross-site" }),
+        await editor.post(`/p/${p}/proposals/${proposal}/confirm`, { csrf }, { origin: "null" }),
+        await editor.post(`/p/${p}/proposals/${proposal}/confirm`, { csrf }, { origin: "null", "sec-fetch-site": "same-site" }),
         await editor.post(`/p/${p}/artifacts/generate`, { purpose: "a summary" }),
       ];
       for (const a of attempts) expect(a.res.status).toBe(403);
@@ -351,7 +365,8 @@ describe("the people's console", () => {
       for (const path of ["incidents/payments.md", "incidents/login.md", "incidents/search.md"]) expect(text).toContain(`>${path}</a>`);
       expect(text).toContain("<td>severity</td>");
       expect(postForms(text)).toContain(`/p/${p}/proposals/${proposal}/confirm`);
-      const done = await editor.post(`/p/${p}/proposals/${proposal}/confirm`, { csrf: csrfOf(text) });
+      // As a browser posts it from a no-referrer page: Origin null, marked same-origin.
+      const done = await editor.post(`/p/${p}/proposals/${proposal}/confirm`, { csrf: csrfOf(text) }, { origin: "null", "sec-fetch-site": "same-origin" });
       expect(done.res.status).toBe(303);
       expect(done.res.headers.get("location")).toBe(`/p/${p}/proposals?done=confirmed`);
       expect(await proposalStatus(proposal)).toBe(1);

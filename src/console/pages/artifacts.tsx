@@ -33,28 +33,30 @@ export async function artifactsPage({ visit, project, csrf, url }: PageContext):
           {page.rows.length === 0 ? (
             <p>No artifact yet.</p>
           ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Title</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Corpus version</th>
-                  <th scope="col">Freshness</th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.rows.map((a) => (
+            <div class="wide">
+              <table>
+                <thead>
                   <tr>
-                    <td>
-                      <a href={paths.artifact(p, a.artifactId)}>{a.title}</a>
-                    </td>
-                    <td>{a.kind}</td>
-                    <td>{a.corpusVersion}</td>
-                    <td>{a.stale ? <span class="stale">Stale</span> : "Current"}</td>
+                    <th scope="col">Title</th>
+                    <th scope="col">Kind</th>
+                    <th scope="col">Corpus version</th>
+                    <th scope="col">Freshness</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {page.rows.map((a) => (
+                    <tr>
+                      <td>
+                        <a href={paths.artifact(p, a.artifactId)}>{a.title}</a>
+                      </td>
+                      <td>{a.kind}</td>
+                      <td>{a.corpusVersion}</td>
+                      <td>{a.stale ? <span class="stale">Stale</span> : "Current"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
           {page.nextCursor ? (
             <p>

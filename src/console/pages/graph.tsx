@@ -42,24 +42,26 @@ export async function overviewPage({ visit, project }: PageContext): Promise<Ren
           {failed.rows.length === 0 ? (
             <p>No file failed to read.</p>
           ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">File</th>
-                  <th scope="col">Error</th>
-                </tr>
-              </thead>
-              <tbody>
-                {failed.rows.map((f) => (
+            <div class="wide">
+              <table>
+                <thead>
                   <tr>
-                    <td>
-                      <a href={paths.file(p, f.fileId)}>{f.path}</a>
-                    </td>
-                    <td>{f.error ?? "failed"}</td>
+                    <th scope="col">File</th>
+                    <th scope="col">Error</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {failed.rows.map((f) => (
+                    <tr>
+                      <td>
+                        <a href={paths.file(p, f.fileId)}>{f.path}</a>
+                      </td>
+                      <td>{f.error ?? "failed"}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
       </>
@@ -96,32 +98,34 @@ export async function filesPage({ visit, project, url }: PageContext): Promise<R
             <h2>
               <a href={`${paths.files(p)}?${new URLSearchParams({ path: folder === "" ? "" : `${folder}/` })}`}>{folder === "" ? "/" : `${folder}/`}</a>
             </h2>
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Type</th>
-                  <th scope="col" class="num">
-                    Size
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {files.map((f) => (
+            <div class="wide">
+              <table>
+                <thead>
                   <tr>
-                    <td>
-                      <a href={paths.file(p, f.fileId)}>{f.name}</a>
-                    </td>
-                    <td>
-                      <span class={`status ${f.status}`}>{f.status}</span>
-                    </td>
-                    <td>{f.fileType}</td>
-                    <td class="num">{bytes(f.fileSize)}</td>
+                    <th scope="col">Name</th>
+                    <th scope="col">Status</th>
+                    <th scope="col">Type</th>
+                    <th scope="col" class="num">
+                      Size
+                    </th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {files.map((f) => (
+                    <tr>
+                      <td>
+                        <a href={paths.file(p, f.fileId)}>{f.name}</a>
+                      </td>
+                      <td>
+                        <span class={`status ${f.status}`}>{f.status}</span>
+                      </td>
+                      <td>{f.fileType}</td>
+                      <td class="num">{bytes(f.fileSize)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           </section>
         ))}
         {next ? (

@@ -54,41 +54,43 @@ export async function keysPage(ctx: PageContext, minted?: { key: KeyView; apiKey
           {keys.length === 0 ? (
             <p>No key.</p>
           ) : (
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Prefix</th>
-                  <th scope="col">Project</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">State</th>
-                </tr>
-              </thead>
-              <tbody>
-                {keys.map((k) => (
+            <div class="wide">
+              <table>
+                <thead>
                   <tr>
-                    <td>{k.name || "(no name)"}</td>
-                    <td>
-                      <code>{k.prefix}</code>
-                    </td>
-                    <td>{k.projectId === null ? "any of yours" : k.projectId === p ? "this project" : k.projectId}</td>
-                    <td>
-                      <time datetime={k.createdAt}>{k.createdAt}</time>
-                    </td>
-                    <td>
-                      {k.revokedAt ? (
-                        `revoked ${k.revokedAt}`
-                      ) : (
-                        <>
-                          {visit.principal.keyId === k.keyId ? "live (this session's key) " : "live "}
-                          <ActionForm action={`${paths.keys(p)}/${encodeURIComponent(k.keyId)}/revoke`} csrf={csrf} label="Revoke" danger />
-                        </>
-                      )}
-                    </td>
+                    <th scope="col">Name</th>
+                    <th scope="col">Prefix</th>
+                    <th scope="col">Project</th>
+                    <th scope="col">Created</th>
+                    <th scope="col">State</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {keys.map((k) => (
+                    <tr>
+                      <td>{k.name || "(no name)"}</td>
+                      <td>
+                        <code>{k.prefix}</code>
+                      </td>
+                      <td>{k.projectId === null ? "any of yours" : k.projectId === p ? "this project" : k.projectId}</td>
+                      <td>
+                        <time datetime={k.createdAt}>{k.createdAt}</time>
+                      </td>
+                      <td>
+                        {k.revokedAt ? (
+                          `revoked ${k.revokedAt}`
+                        ) : (
+                          <>
+                            {visit.principal.keyId === k.keyId ? "live (this session's key) " : "live "}
+                            <ActionForm action={`${paths.keys(p)}/${encodeURIComponent(k.keyId)}/revoke`} csrf={csrf} label="Revoke" danger />
+                          </>
+                        )}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
           )}
         </section>
       </>

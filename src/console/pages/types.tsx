@@ -69,33 +69,35 @@ function Evidence({ items, projectId: p }: { items: Awaited<ReturnType<typeof ev
 
 function FieldTable({ fields, caption }: { fields: SchemaField[]; caption: string }) {
   return (
-    <table>
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Type</th>
-          <th scope="col">Required</th>
-          <th scope="col">Description</th>
-        </tr>
-      </thead>
-      <tbody>
-        {fields.length === 0 ? (
+    <div class="wide">
+      <table>
+        <caption>{caption}</caption>
+        <thead>
           <tr>
-            <td colspan={4}>No fields.</td>
+            <th scope="col">Field</th>
+            <th scope="col">Type</th>
+            <th scope="col">Required</th>
+            <th scope="col">Description</th>
           </tr>
-        ) : (
-          fields.map((f) => (
+        </thead>
+        <tbody>
+          {fields.length === 0 ? (
             <tr>
-              <td>{f.name}</td>
-              <td>{f.type}</td>
-              <td>{f.required ? "yes" : "no"}</td>
-              <td>{f.description}</td>
+              <td colspan={4}>No fields.</td>
             </tr>
-          ))
-        )}
-      </tbody>
-    </table>
+          ) : (
+            fields.map((f) => (
+              <tr>
+                <td>{f.name}</td>
+                <td>{f.type}</td>
+                <td>{f.required ? "yes" : "no"}</td>
+                <td>{f.description}</td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
   );
 }
 
@@ -330,29 +332,31 @@ export async function filledCellPage({ visit, project }: PageContext, typeId: st
           <p>This member has no filled cell yet: it is read against the schema when new material mentions it.</p>
         ) : (
           <>
-            <table>
-              <caption>
-                Filled cell, read against schema version {cell.schemaVersion} (the schema is at version {schema.categorySchema.version})
-              </caption>
-              <thead>
-                <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Value and sources</th>
-                </tr>
-              </thead>
-              <tbody>
-                {schema.categorySchema.fields.map((f) => (
+            <div class="wide">
+              <table>
+                <caption>
+                  Filled cell, read against schema version {cell.schemaVersion} (the schema is at version {schema.categorySchema.version})
+                </caption>
+                <thead>
                   <tr>
-                    <th scope="row">{f.name}</th>
-                    <td>{f.type}</td>
-                    <td>
-                      <FieldValue cell={cell} field={f.name} projectId={p} />
-                    </td>
+                    <th scope="col">Field</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Value and sources</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {schema.categorySchema.fields.map((f) => (
+                    <tr>
+                      <th scope="row">{f.name}</th>
+                      <td>{f.type}</td>
+                      <td>
+                        <FieldValue cell={cell} field={f.name} projectId={p} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
             <h2>Text</h2>
             <blockquote class="claim">{cell.text}</blockquote>
             <dl class="facts">

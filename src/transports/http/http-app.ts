@@ -17,7 +17,7 @@ export interface HttpAppParts {
   /** Every REST endpoint, bound in one loop. */
   endpoints: readonly AnyEndpoint[];
   /** The people's console (its own app), answering every path the API does not: `/`, `/sign-in`, `/p/…`. */
-  console?: { fetch(request: Request): Response | Promise<Response> };
+  console?: { fetch(request: Request): Response | Promise<Response>; servesPath(path: string): boolean };
 }
 
 /**
@@ -31,7 +31,7 @@ export function createHttpApp(parts: HttpAppParts): Hono<HttpEnv> {
   const app = new Hono<HttpEnv>();
   app.onError((err, c) => errorResponse(c, err));
   app.notFound((c) => errorResponse(c, new AppError("not_found")));
-  app.use("*", hostGuard(parts.config));
+  app.use("*", hostGuard(parts.config, { opaqueOriginPaths: (path) => parts.console?.servesPath(path) ?? false }));
   app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {
     try {
       c.set("principal", await service.admit(c.req.header("authorization")));

@@ -84,7 +84,10 @@ describe("guard", () => {
     expect(await check({})).toBe("true");
     expect(await check({ origin: "http://127.0.0.1:8787" })).toBe("true");
     expect(await check({ origin: "http://127.0.0.1:9999" })).toBe("false");
+    // A no-referrer page's form posts with Origin: null; taken only with the browser's same-origin mark.
     expect(await check({ origin: "null" })).toBe("false");
+    expect(await check({ origin: "null", "sec-fetch-site": "same-origin" })).toBe("true");
+    expect(await check({ origin: "null", "sec-fetch-site": "cross-site" })).toBe("false");
     expect(await check({ "sec-fetch-site": "same-origin" })).toBe("true");
     expect(await check({ "sec-fetch-site": "same-site" })).toBe("false");
     expect(await check({ "sec-fetch-site": "cross-site" })).toBe("false");
