@@ -140,8 +140,9 @@ function fillNode(raw: Schema, name: string | undefined, ctx: Fill, path: string
   const s = shapeOf(raw, ctx.prepared.schema);
   const type = typeOf(s);
   if (type === "object") return fillObject(s, name, ctx, path, context, depth);
-  if (name === undefined) return undefined;
-  const terms = fieldTerms(name, s.description, ctx.query, context);
+  // A schema that is one value, not an object of fields, is about what the question asks.
+  const terms = name === undefined ? fieldTerms("", typeof s.description === "string" ? `${s.description} ${ctx.query}` : ctx.query, ctx.query, context) : fieldTerms(name, s.description, ctx.query, context);
+  name ??= "";
   if (type === "array") return fillArray(s, raw, name, terms, ctx, path, context, depth);
   const hit = bestScalar(s, raw, type, name, terms, ctx);
   if (!hit) return undefined;

@@ -113,6 +113,12 @@ describe("extractive fill: the right evidence", () => {
     });
   });
 
+  it("a schema that is one value answers what the question asks", () => {
+    const rows = [row("a", "The database is copied every six hours."), row("b", "Backups are kept for 35 days and then deleted.")];
+    expect(synthesize({ type: "integer" }, "How many days are backups kept?", rows)).toEqual({ structured: 35, citations: { "/": ["b"] } });
+    expect(synthesize({ type: "integer" }, "How many staff are on call?", rows)).toEqual({ structured: null, citations: {}, missing: [""] });
+  });
+
   it("a heading that names the field speaks for the row under it, and both are cited", () => {
     const rows = [row("h", "Contacts", "docs/billing.md", 7), row("q", "Questions go to billing@example.com.", "docs/billing.md", 9), row("o", "Other mail goes to info@example.com.", "docs/other.md", 3)];
     const a = synthesize(object({ contact: { type: "string", format: "email" } }), "billing contact", rows);
