@@ -43,7 +43,18 @@ export const securityHeaders: MiddlewareHandler = async (c, next) => {
   if (!c.res.headers.has("Cache-Control")) c.res.headers.set("Cache-Control", "no-store");
 };
 
-const isHttps = (c: Context) => new URL(c.req.url).protocol === "https:";
+/**
+ * The schemes the browser may be using: the request's own, and the one a
+ * TLS-terminating proxy names in `X-Forwarded-Proto` (believing it can only
+ * make the cookie stricter, or accept this host's https origin).
+ */
+function schemes(c: Context): Set<string> {
+  const forwarded = c.req.header("x-forwarded-proto")?.split(",")[0]?.trim().toLowerCase();
+  const own = new URL(c.req.url).protocol.slice(0, -1);
+  return new Set(forwarded === "https" || forwarded === "http" ? [own, forwarded] : [own]);
+}
+
+const isHttps = (c: Context) => schemes(c).has("https");
 
 /** The session token the browser sent, if any (its validity is the pipeline's to judge). */
 export function sessionToken(c: Context): string | undefined {
@@ -98,8 +109,19 @@ export function sameOrigin(c: Context): boolean {
   const origin = c.req.header("origin")?.trim().toLowerCase();
   const site = c.req.header("sec-fetch-site");
   if (origin === "null") return site === "same-origin";
-  if (origin !== undefined && origin !== new URL(c.req.url).origin.toLowerCase()) return false;
+  if (origin !== undefined && !isOwnOrigin(c, origin)) return false;
   return site === undefined || site === "same-origin" || site === "none";
+}
+
+/** An origin naming this very host (and port) in a scheme the browser may be using. */
+function isOwnOrigin(c: Context, origin: string): boolean {
+  let o: URL;
+  try {
+    o = new URL(origin);
+  } catch {
+    return false;
+  }
+  return o.host === new URL(c.req.url).host && schemes(c).has(o.protocol.slice(0, -1)) && o.origin === origin;
 }
 
 /** A URL-encoded form body of at most 256 KiB, read once. */

@@ -156,6 +156,12 @@ describe("the people's console", () => {
       const { res } = await c.request("/sign-in", { base: "https://127.0.0.1:8787", form: { csrf: csrfOf(text), apiKey: w.keys.editor } });
       expect(res.status).toBe(303);
       expect(res.headers.getSetCookie().find((x) => x.startsWith("pks_console="))).toMatch(/; Secure/);
+      // Behind a TLS-terminating proxy: the request arrives as http, the browser is on https.
+      const proxied = new Client(w);
+      const form = await proxied.get("/sign-in", { "x-forwarded-proto": "https" });
+      const signed = await proxied.post("/sign-in", { csrf: csrfOf(form.text), apiKey: w.keys.editor }, { "x-forwarded-proto": "https", origin: "https://127.0.0.1:8787" });
+      expect(signed.res.status).toBe(303);
+      expect(signed.res.headers.getSetCookie().find((x) => x.startsWith("pks_console="))).toMatch(/; Secure/);
     });
 
     it("a sign-in without its form nonce, or from another origin, is refused and sets no session", async () => {

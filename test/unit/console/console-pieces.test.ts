@@ -84,6 +84,11 @@ describe("guard", () => {
     expect(await check({})).toBe("true");
     expect(await check({ origin: "http://127.0.0.1:8787" })).toBe("true");
     expect(await check({ origin: "http://127.0.0.1:9999" })).toBe("false");
+    expect(await check({ origin: "https://127.0.0.1:8787" })).toBe("false");
+    expect(await check({ origin: "http://127.0.0.1:8787/path" })).toBe("false");
+    // Behind a TLS proxy the browser's origin is https while the request reaches us as http.
+    expect(await check({ origin: "https://127.0.0.1:8787", "x-forwarded-proto": "https" })).toBe("true");
+    expect(await check({ origin: "https://evil.example", "x-forwarded-proto": "https" })).toBe("false");
     // A no-referrer page's form posts with Origin: null; taken only with the browser's same-origin mark.
     expect(await check({ origin: "null" })).toBe("false");
     expect(await check({ origin: "null", "sec-fetch-site": "same-origin" })).toBe("true");
