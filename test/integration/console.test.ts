@@ -107,6 +107,8 @@ describe("the people's console", () => {
       fileEntry("incidents/search.md", report("Search latency")),
       fileEntry("notes/hostile.md", HOSTILE),
       fileEntry("README.md", "# Handbook\n\nThe billing service is owned by Alice. Invoices go out monthly.\n"),
+      // A file the Markdown reader refuses (nesting past its cap): the overview lists it with its error.
+      fileEntry("notes/<deep>.md", `${"> ".repeat(100)}too deep\n`),
     ]);
     fileIds = Object.fromEntries(body.accepted.map((a) => [a.path, a.fileId]));
     await w.app.worker.whenIdle();
@@ -211,7 +213,9 @@ describe("the people's console", () => {
       const overview = (await editor.get(`/p/${p}`)).text;
       expect(overview).toContain("<dt>Corpus version</dt><dd>1</dd>");
       expect(overview).toContain("<dt>Ready</dt><dd>5</dd>");
-      expect(overview).toContain("No file failed to read.");
+      expect(overview).toContain("<dt>Failed</dt><dd>1</dd>");
+      expect(overview).toContain(`<td><a href="/p/${p}/files/${fileIds["notes/<deep>.md"]}">notes/&lt;deep&gt;.md</a></td><td>document nests deeper than 64 levels</td>`);
+      expect(overview).toContain(`1 proposed type waiting: <a href="/p/${p}/proposals">review them under Proposed types</a>`);
       const files = (await editor.get(`/p/${p}/files`)).text;
       expect(files).toContain(`<h2><a href="/p/${p}/files?path=incidents%2F">incidents/</a></h2>`);
       expect(files).toContain(`<a href="/p/${p}/files/${fileIds["incidents/login.md"]}">login.md</a>`);

@@ -1,4 +1,5 @@
 /** Overview, files, one file with its anchored lines, and one cell: the console's reads of the corpus. */
+import type { Proposal } from "../../categories/resources.js";
 import type { Cell, CellContext, Faction, FileResource } from "../../graph/resources.js";
 import type { FileText } from "../../graph/read-file-text.js";
 import type { LeaseStatus } from "../../ingest/accept/lease-status.js";
@@ -11,6 +12,8 @@ const MAX_LINES = 20_000;
 export async function overviewPage({ visit, project }: PageContext): Promise<Rendered> {
   const lease = await visit.call<LeaseStatus>("ingest.lease");
   const failed = await visit.page<FileResource>("files.list", { query: { status: "failed", limit: "100" } });
+  const proposals = await visit.page<Proposal>("category-proposals.list", { query: { limit: "200" } });
+  const waiting = proposals.rows.filter((r) => r.status === 0).length;
   const p = project.projectId;
   return {
     frame: { title: "Overview", section: "overview" },
@@ -36,6 +39,13 @@ export async function overviewPage({ visit, project }: PageContext): Promise<Ren
               <time datetime={lease.updatedAt}>{lease.updatedAt}</time>
             </dd>
           </dl>
+        </section>
+        <section aria-labelledby="waiting">
+          <h2 id="waiting">Waiting for a decision</h2>
+          <p>
+            {waiting === 0 ? "No proposed type is waiting." : `${count(waiting, "proposed type")}${proposals.nextCursor ? " or more" : ""} waiting: `}
+            {waiting > 0 ? <a href={paths.proposals(p)}>review them under Proposed types</a> : null}
+          </p>
         </section>
         <section aria-labelledby="failed">
           <h2 id="failed">Failed files</h2>
