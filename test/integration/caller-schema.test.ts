@@ -1,4 +1,5 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { CreateMessageRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import type { CreateMessageRequest, CreateMessageResult } from "@modelcontextprotocol/sdk/types.js";
@@ -184,6 +185,32 @@ describe("memory_query structured answers over MCP: the client's model (sampling
       expect(answer.citations, why).toEqual(expected.citations);
       await client.close();
     }
+  });
+
+  it("over streamable HTTP the model is asked on the call's own stream, and its checked answer is used", async () => {
+    const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1:8787/mcp"), {
+      requestInit: { headers: { authorization: `Bearer ${w.keys.viewer}`, "x-project-id": w.projectId } },
+      fetch: async (url, init) => {
+        const headers = new Headers(init?.headers);
+        headers.set("host", "127.0.0.1:8787");
+        return w.app.http.request(String(url), { ...init, headers });
+      },
+    });
+    const client = new Client({ name: "sampling-http", version: "1.0.0" }, { capabilities: { sampling: {} } });
+    let asked = 0;
+    client.setRequestHandler(CreateMessageRequestSchema, async (request): Promise<CreateMessageResult> => {
+      asked++;
+      const content = request.params.messages[0]!.content;
+      const prompt = !Array.isArray(content) && content.type === "text" ? content.text : "";
+      const text = JSON.stringify({ structured: { ownerFirstName: "Dana" }, citations: { "/ownerFirstName": [cellIdOf(prompt, "Dana Reyes")] } });
+      return { model: "test-model", role: "assistant", content: { type: "text", text } };
+    });
+    await client.connect(transport);
+    const answer = await ask(client, { query, schema });
+    expect(asked).toBe(1);
+    expect(answer.structuredBy).toBe("sampling");
+    expect(answer.structured).toEqual({ ownerFirstName: "Dana" });
+    await client.close();
   });
 
   it("a client without sampling is never asked: the extractive answer, as over REST", async () => {
