@@ -143,7 +143,7 @@ function fillNode(raw: Schema, name: string | undefined, ctx: Fill, path: string
   // A schema that is one value, not an object of fields, is about what the question asks.
   const terms = name === undefined ? fieldTerms("", typeof s.description === "string" ? `${s.description} ${ctx.query}` : ctx.query, ctx.query, context) : fieldTerms(name, s.description, ctx.query, context);
   name ??= "";
-  if (type === "array") return fillArray(s, raw, name, terms, ctx, path, context, depth);
+  if (type === "array") return fillArray(s, raw, name, terms, ctx, path);
   const hit = bestScalar(s, raw, type, name, terms, ctx);
   if (!hit) return undefined;
   ctx.cites[path || "/"] = hit.cells;
@@ -355,12 +355,13 @@ function booleanOf(c: Candidate): Reading[] {
 }
 
 /**
- * An array field: items read from the best clause (a list written in one
- * sentence: "Node 18, 20 and 22"), or for string items the clause's
- * enumeration after the field's words; objects one per clause that fills
- * one of their fields. Each item's cell is cited.
+ * An array field: items read from the best clause that holds any (a list
+ * written in one sentence: "Node 18, 20 and 22"), for plain string items
+ * the clause's enumeration after the field's words; the clause's cell is
+ * cited. Arrays of objects or arrays are left out: one clause rarely states
+ * whole records, and stitching them from several would be guessing.
  */
-function fillArray(s: Schema, raw: Schema, name: string, terms: FieldTerms, ctx: Fill, path: string, context: string[], depth: number): unknown {
+function fillArray(s: Schema, raw: Schema, name: string, terms: FieldTerms, ctx: Fill, path: string): unknown {
   const items = shapeOf((typeof s.items === "object" && s.items !== null && !Array.isArray(s.items) ? s.items : {}) as Schema, ctx.prepared.schema);
   const itemRaw = (typeof s.items === "object" && s.items !== null && !Array.isArray(s.items) ? s.items : {}) as Schema;
   const max = typeof s.maxItems === "number" ? s.maxItems : 20;
@@ -377,8 +378,6 @@ function fillArray(s: Schema, raw: Schema, name: string, terms: FieldTerms, ctx:
       return kept;
     }
   }
-  void context;
-  void depth;
   return undefined;
 }
 
