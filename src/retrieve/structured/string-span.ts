@@ -39,6 +39,8 @@ const DETERMINERS = new Set(["the", "a", "an", "its", "their", "our", "this", "t
 const SETTING_NOUNS = new Set(["option", "options", "setting", "settings", "header", "field", "value", "parameter", "variable", "flag", "property", "key", "number", "name", "address", "code", "id"]);
 /** Irregular participles ("is written as", "is kept for"): a passive, not a value. */
 const PARTICIPLES_EN = new Set(["been", "broken", "chosen", "done", "driven", "given", "hidden", "kept", "known", "made", "built", "run", "seen", "sent", "set", "shown", "taken", "written", "held", "read", "stored", "used"]);
+/** Prepositions that make a lone word before them a predicate ("responsible for", "able to", "aware of"). */
+const PREDICATE_PREPOSITIONS = new Set(["for", "to", "of", "with", "about", "from", "in", "on", "at"]);
 const PRONOUNS = new Set(["it", "this", "they", "these", "that"]);
 const SKIPPED_ADVERBS = new Set(["also", "always", "still", "now", "currently", "usually", "normally", "simply", "then"]);
 
@@ -65,7 +67,7 @@ export function valueLike(text: string): boolean {
 }
 
 /** Reads a span from word `i` on: leading determiners dropped, up to a phrase end or punctuation, at most 8 words. */
-function spanFrom(clause: Clause, i: number, field: ReadonlySet<number>): { text: string; repeatsField: boolean } | undefined {
+function spanFrom(clause: Clause, i: number, field: ReadonlySet<number>): { text: string; repeatsField: boolean; predicate?: boolean } | undefined {
   const { words } = clause;
   while (i < words.length && (DETERMINERS.has(lowerAt(words, i)) || SKIPPED_ADVERBS.has(lowerAt(words, i)))) i++;
   if (i >= words.length) return undefined;
@@ -74,14 +76,16 @@ function spanFrom(clause: Clause, i: number, field: ReadonlySet<number>): { text
   const text = clause.text.slice(words[i]!.start, words[j]!.end);
   let repeatsField = false;
   for (let k = i; k <= j; k++) if (field.has(k)) repeatsField = true;
-  return { text, repeatsField };
+  // One plain lower-case word and then a preposition ("is responsible for", "is available in"): a predicate, not a value.
+  const predicate = i === j && /^\p{Ll}+$/u.test(words[i]!.raw) && PREDICATE_PREPOSITIONS.has(lowerAt(words, j + 1));
+  return { text, repeatsField, predicate };
 }
 
 /** Quality of a candidate span: its rule's weight, plus for looking like a value, minus for length, prose or repeating the field. */
-function judged(rule: number, span: { text: string; repeatsField: boolean }): Span {
+function judged(rule: number, span: { text: string; repeatsField: boolean; predicate?: boolean }): Span {
   const words = span.text.split(/\s+/).length;
   const first = span.text.split(/\s+/)[0]!;
-  let quality = rule + (valueLike(span.text) ? 0.3 : 0) - (words > 4 ? 0.1 * (words - 4) : 0) - (span.repeatsField ? 0.6 : 0);
+  let quality = rule + (valueLike(span.text) ? 0.3 : 0) - (words > 4 ? 0.1 * (words - 4) : 0) - (span.repeatsField ? 0.6 : 0) - (span.predicate ? 0.6 : 0);
   // A participle or adverb right after a copula is a passive or a description ("is copied every six hours", "is rarely used"), not a value.
   if (/^(?:\p{Ll}{2,}ed|\p{Ll}{3,}ly|not|no|never)$/u.test(first) || PARTICIPLES_EN.has(first)) quality -= 1;
   return { text: span.text, quality };

@@ -146,6 +146,12 @@ describe("extractive fill: nothing invented", () => {
     expect(Object.keys(a.citations)).toEqual(["/pageSize"]);
   });
 
+  it("a predicate after the copula is no value: \"the owner is responsible for billing\" names no owner", () => {
+    const schema = object({ owner: { type: "string" } });
+    expect(synthesize(schema, "owner", [row("a", "The owner is responsible for billing.")]).structured).toEqual({});
+    expect(synthesize(schema, "owner", [row("a", "The owner is responsible for billing."), row("b", "The owner is Sam Lee.")]).structured).toEqual({ owner: "Sam Lee" });
+  });
+
   it("a required field with no evidence: null where allowed, else structured is null and missing names it", () => {
     const rows = [row("a", "The owner is Dana Reyes.")];
     expect(synthesize(object({ owner: { type: "string" }, budget: { type: ["number", "null"] } }, { required: ["owner", "budget"] }), "owner budget", rows).structured).toEqual({
