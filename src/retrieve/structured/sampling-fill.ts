@@ -145,8 +145,9 @@ function supports(rows: readonly EvidenceRow[], value: unknown, pointer: string)
     return numbersIn(text).some((n) => n.value === value || (n.unit !== undefined && [0.001, 1, 60, 3600, 86_400, 1024, 1024 ** 2, 1024 ** 3].some((f) => Math.abs((n.value * n.unit!.factor) / f - value) < 1e-6)));
   }
   if (typeof value === "string") {
-    if (value.trim() === "") return false;
-    if (squash(text).includes(squash(value).replace(/[.,;:!?]+$/, ""))) return true;
+    const wanted = squash(value).replace(/[.,;:!?]+$/, "");
+    if (wanted === "") return false;
+    if (squash(text).includes(wanted)) return true;
     const dated = [...datesIn(text).flatMap((d) => [d.value, d.dateTime]), ...timesIn(text).map((t) => t.value), ...numbersIn(text).map(isoDuration)];
     return dated.includes(value);
   }

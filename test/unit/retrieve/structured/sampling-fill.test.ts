@@ -50,6 +50,7 @@ describe("a sampled answer is checked before it is used", () => {
       ["uncited", reply({ owner: "Dana Reyes" }, {}), /\/owner is not cited/],
       ["foreign cell", reply({ owner: "Dana Reyes" }, { "/owner": ["c9"] }), /"c9", which is not a returned row/],
       ["unsupported string", reply({ owner: "Sam Lee" }, { "/owner": ["c3"] }), /do not hold its value/],
+      ["punctuation only", reply({ owner: "." }, { "/owner": ["c3"] }), /do not hold its value/],
       ["unsupported number", reply({ requestsPerMinute: 1300 }, { "/requestsPerMinute": ["c1"] }), /do not hold its value/],
       ["wrong cell for a date", reply({ releaseDate: "2025-03-12" }, { "/releaseDate": ["c1"] }), /do not hold its value/],
       ["boolean from a cell not about it", reply({ jsonLines: false }, { "/jsonLines": ["c3"] }), /do not hold its value/],
