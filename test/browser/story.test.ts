@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CHROMIUM_MISSING, findChromium } from "./support/chromium.js";
 import type { DomWindow } from "./support/dom.js";
-import { faults, foreignRequests, launch, nav, shoot, signedInOrSay, startServer, tabTo, until, watchedContext } from "./support/harness.js";
+import { faults, foreignRequests, launch, nav, shoot, signedInOrSay, signIn, startServer, tabTo, until, watchedContext } from "./support/harness.js";
 import type { Served, Watch } from "./support/harness.js";
 import { MEMBERS, STORY_FILES } from "./support/story-corpus.js";
 
@@ -33,19 +33,28 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the incident story in the console" : `the
   let watch: Watch;
   let newPage: () => Promise<Page>;
   let typeUrl: string;
+  let ownerToken: string;
+  let viewerKey: string;
 
   beforeAll(async () => {
     // Each artifact build step pauses 300 ms (a test knob), so the task page is seen running and follows it.
     [server, browser] = await Promise.all([startServer({ PKS_ARTIFACT_STEP_DELAY_MS: "300" }), launch(CHROMIUM!)]);
+    // A viewer of the project, made with the admin CLI on the served database while the files are read.
+    const viewer = (async () => {
+      await server.admin("user", "create", "vera");
+      await server.admin("member", "add", "--project", server.projectId, "--user", "vera", "--level", "viewer");
+      return (await server.admin<{ apiKey: string }>("key", "create", "--user", "vera", "--project", server.projectId, "--name", "vera")).apiKey;
+    })();
     await server.ingest(STORY_FILES);
-    // The typing pass runs just after the reading: wait for its proposal before a person looks.
-    const token = await server.session();
+    // The typing pass runs just after the reading: wait for its proposals before a person looks.
+    ownerToken = await server.session();
     await until(
-      () => server.api<unknown[]>("GET", `/v1/projects/${server.projectId}/category-proposals`, undefined, token),
-      (r) => r.status === 200 && r.body.length > 0,
+      () => server.api<unknown[]>("GET", `/v1/projects/${server.projectId}/category-proposals`, undefined, ownerToken),
+      (r) => r.status === 200 && r.body.length === 2,
       20_000,
-      "the Incident proposal",
+      "the Incident and Meeting proposals",
     );
+    viewerKey = await viewer;
     ({ context, watch, newPage } = await watchedContext(browser));
     page = await newPage();
   });
@@ -151,7 +160,7 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the incident story in the console" : `the
     await page.keyboard.press("Enter");
     await expect.poll(() => page.getByRole("status").textContent()).toBe("Confirmed: the type is made.");
     expect(await page.getByRole("article", { name: /^Incident/ }).getByRole("heading", { level: 2 }).textContent()).toMatch(/^Incident\s+Confirmed$/);
-    expect(await page.getByRole("button", { name: "Confirm" }).count()).toBe(0);
+    expect(await page.getByRole("article", { name: /^Incident/ }).getByRole("button").count()).toBe(0);
   });
 
   it("types: Incident lists its three members with their fields; a member's filled cell opens, and so does a field's source", async () => {
@@ -278,6 +287,60 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the incident story in the console" : `the
     await expect.poll(() => page.getByRole("status").textContent()).toContain("Key revoked");
     expect(await page.getByRole("row").filter({ hasText: "deploy bot" }).getByRole("cell").last().textContent()).toMatch(/^revoked /);
     expect((await server.api("GET", `/v1/projects/${server.projectId}/ingest`, undefined, plaintext)).status).toBe(401);
+  });
+
+  it("a viewer sees no control that changes anything, and a change forged from the viewer's page is refused", async () => {
+    const viewerSide = await watchedContext(browser);
+    try {
+      const v = await viewerSide.newPage();
+      await signIn(v, server.origin, viewerKey);
+      expect(await v.getByText("(viewer)", { exact: true }).count()).toBe(1);
+      await nav(v, "Proposed types").click();
+      await expectPage(v, "Proposed types");
+      expect(await v.getByRole("article", { name: /^Meeting/ }).getByRole("heading", { level: 2 }).textContent()).toMatch(/^Meeting\s+Pending$/);
+      await nav(v, "Types").click();
+      await v.getByRole("link", { name: "Incident", exact: true }).click();
+      await expectPage(v, "Incident");
+      expect(await v.getByRole("table", { name: "Fields of Incident" }).count()).toBe(1);
+      await nav(v, "Artifacts").click();
+      await expectPage(v, "Artifacts");
+      await nav(v, "Keys").click();
+      await expectPage(v, "Keys");
+      // No page the viewer saw in the project offers a change: no such button, no form that posts.
+      const seen = viewerSide.watch.documents.filter((d) => d.status === 200 && new URL(d.url).pathname.startsWith("/p/")).map((d) => d.url);
+      expect(seen.length).toBe(6);
+      for (const url of seen) {
+        await v.goto(url);
+        expect(await v.getByRole("button", { name: /^(Confirm|Reject|Approve|Save schema|Generate|Mint key|Revoke)$/ }).count(), url).toBe(0);
+        const posts = await v.evaluate(() => (globalThis as unknown as DomWindow).document.querySelectorAll("main form[method='post' i]").length);
+        expect(posts, url).toBe(0);
+      }
+
+      // The form token is the session's (the sign-out form carries it); with it, a forged reject is still refused.
+      await nav(v, "Sign out").click();
+      const csrf = await v.locator('input[type="hidden"][name="csrf"]').inputValue();
+      const proposals = await server.api<Array<{ proposalId: string; name: string; status: number }>>(
+        "GET",
+        `/v1/projects/${server.projectId}/category-proposals`,
+        undefined,
+        ownerToken,
+      );
+      const meeting = proposals.body.find((p) => p.name === "Meeting")!;
+      const forged = await v.evaluate(
+        async ({ url, csrf }) => {
+          const res = await fetch(url, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: new URLSearchParams({ csrf }).toString(), redirect: "manual" });
+          return { status: res.status, text: await res.text() };
+        },
+        { url: `/p/${server.projectId}/proposals/${meeting.proposalId}/reject`, csrf },
+      );
+      expect(forged.status).toBe(403);
+      expect(forged.text).toContain("editor access required");
+      const after = await server.api<Array<{ proposalId: string; status: number }>>("GET", `/v1/projects/${server.projectId}/category-proposals`, undefined, ownerToken);
+      expect(after.body.find((p) => p.proposalId === meeting.proposalId)?.status).toBe(0);
+      expect(faults(viewerSide.watch).filter((e) => !e.includes("403"))).toEqual([]);
+    } finally {
+      await viewerSide.context.close();
+    }
   });
 
   it("signs out: the session ends, and the console asks to sign in again", async () => {

@@ -16,7 +16,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { spawnServe } from "../../support/spawn-pks.js";
+import { spawnPks, spawnServe } from "../../support/spawn-pks.js";
 import type { DomWindow } from "./dom.js";
 
 /** Where the suite writes its screenshots (git-ignored). */
@@ -40,15 +40,20 @@ export interface Served {
   ingest(files: ReadonlyArray<readonly [path: string, text: string]>): Promise<void>;
   /** A session token for the owner, for reads the API serves to sessions only. */
   session(): Promise<string>;
+  /** Runs `pks ARGS --root ROOT` (an admin command on the served database) and parses the JSON it prints. */
+  admin<T>(...args: string[]): Promise<T>;
   close(): Promise<void>;
 }
 
 /** Starts `pks serve` on a fresh root (port 0, no folder sync), with `env` added to its environment. */
 export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<Served> {
-  const root = mkdtempSync(join(tmpdir(), "pks-browser-"));
+  // The served folder's name is the project's name, which every page shows.
+  const base = mkdtempSync(join(tmpdir(), "pks-browser-"));
+  const root = join(base, "team-handbook");
+  mkdirSync(root);
   const starting = spawnServe(root, { PKS_RATE_LIMIT: "100000", ...env }, 60_000);
   const served = await starting.ready.catch((e: unknown) => {
-    rmSync(root, { recursive: true, force: true });
+    rmSync(base, { recursive: true, force: true });
     throw e;
   });
   const origin = new URL(served.rest).origin;
@@ -82,6 +87,17 @@ export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<Served> 
     return made.body.sessionToken;
   };
 
+  const admin = async <T>(...args: string[]): Promise<T> => {
+    const child = spawnPks([...args, "--root", root]);
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    if (code !== 0) throw new Error(`pks ${args.join(" ")} exited with ${code}: ${err.slice(-1000)}`);
+    return JSON.parse(out) as T;
+  };
+
   return {
     origin,
     projectId,
@@ -89,9 +105,10 @@ export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<Served> 
     api,
     ingest,
     session,
+    admin,
     close: async () => {
       await served.kill("SIGTERM");
-      rmSync(root, { recursive: true, force: true });
+      rmSync(base, { recursive: true, force: true });
     },
   };
 }
