@@ -115,9 +115,11 @@ export function stringSpans(clause: Clause, match: ClauseMatch): Span[] {
   const first = Math.min(...match.at);
   // Label: "origin: …", "Owner: Dana Reyes".
   const afterLast = clause.text.slice(words[last]!.end, words[last + 1]?.start ?? clause.text.length);
-  if (/^\s*[:=]\s*$/.test(afterLast) && last + 1 < words.length) {
+  // A version range keeps its operator: "engines.node: >=20".
+  const label = /^\s*[:=]\s*([<>=~^]*)\s*$/.exec(afterLast);
+  if (label && last + 1 < words.length) {
     const s = spanFrom(clause, last + 1, field);
-    if (s) out.push(judged(0.8, s));
+    if (s) out.push(judged(0.8, label[1] ? { ...s, text: `${label[1]}${s.text}` } : s));
   }
   // Copula after the field's words, setting nouns and adverbs skipped.
   let k = last + 1;

@@ -146,6 +146,12 @@ describe("extractive fill: nothing invented", () => {
     expect(Object.keys(a.citations)).toEqual(["/pageSize"]);
   });
 
+  it("config claims: a key's value, typed; a version range keeps its operator", () => {
+    const rows = [row("p", "server.port: 8080"), row("t", "server.tls: false"), row("h", "server.host: 0.0.0.0"), row("n", "engines.node: >=20"), row("v", "version: 3.1.4")];
+    const schema = object({ port: { type: "integer" }, tls: { type: "boolean" }, host: { type: "string" }, node: { type: "string" }, version: { type: "string" } });
+    expect(synthesize(schema, "server settings", rows).structured).toEqual({ port: 8080, tls: false, host: "0.0.0.0", node: ">=20", version: "3.1.4" });
+  });
+
   it("a predicate after the copula is no value: \"the owner is responsible for billing\" names no owner", () => {
     const schema = object({ owner: { type: "string" } });
     expect(synthesize(schema, "owner", [row("a", "The owner is responsible for billing.")]).structured).toEqual({});
