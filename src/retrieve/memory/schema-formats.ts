@@ -13,6 +13,8 @@ export const SCHEMA_FORMATS: Record<string, (s: string) => boolean> = {
   date: isDate,
   time: (s) => isTime(s, false),
   "date-time": isDateTime,
+  // ISO 8601 duration, as ajv-formats reads it (weeks alone), seconds may have a fraction: PT10M, P90D, P2W, PT0.5S.
+  duration: (s) => /^P(?!$)(?:(?:\d+Y)?(?:\d+M)?(?:\d+D)?(?:T(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)?|\d+W)$/.test(s),
   email: isEmail,
   hostname: isHostname,
   uri: isUri,

@@ -47,3 +47,13 @@ describe("typed values in prose", () => {
     expect(inUnit(tenMinutes!, undefined)).toBe(10);
   });
 });
+
+describe("the duration format", () => {
+  it("accepts ISO 8601 durations (what the filler writes) and refuses prose", async () => {
+    const { SCHEMA_FORMATS } = await import("../../../../src/retrieve/memory/schema-formats.js");
+    const duration = SCHEMA_FORMATS.duration!;
+    for (const ok of ["PT10M", "P90D", "P2W", "PT0.5S", "P1Y2M3DT4H5M6S", "P6M"]) expect(duration(ok), ok).toBe(true);
+    for (const bad of ["P", "PT", "10 minutes", "P1W2D", "PT1.5", "p1d", "P1DT"]) expect(duration(bad), bad).toBe(false);
+    for (const n of numbersIn("in 10 minutes, 90 days, 2 weeks, 500 ms, one year")) expect(duration(isoDuration(n)!), String(n.value)).toBe(true);
+  });
+});
