@@ -78,6 +78,13 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the console shows hostile documents as te
     await server?.close();
   });
 
+  /** Photographs the page at both widths; markup-laden text must not push it sideways either. */
+  async function photograph(name: string): Promise<void> {
+    const overflow = await shoot(page, name);
+    expect(overflow, `${name} scrolls sideways`).toEqual({ 360: expect.any(Number), 1440: expect.any(Number) });
+    expect(Math.max(overflow[360]!, overflow[1440]!), `${name} scrolls sideways`).toBeLessThanOrEqual(0);
+  }
+
   /** Reads the DOM of the page in view: nothing of a payload may have become markup or run. */
   async function expectInert(where: string): Promise<void> {
     expect(await inspect(page), where).toEqual(CLEAN);
@@ -90,7 +97,7 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the console shows hostile documents as te
     const odd = HOSTILE_PATH.split("/").pop()!;
     await expect.poll(() => page.getByRole("link", { name: odd, exact: true }).count()).toBe(1);
     await expectInert("files list");
-    await shoot(page, "hostile-files");
+    await photograph("hostile-files");
 
     await page.getByRole("link", { name: odd, exact: true }).click();
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe(HOSTILE_PATH);
@@ -105,7 +112,7 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the console shows hostile documents as te
       await expect.poll(() => text.getByText(line, { exact: true }).count(), { message: line }).toBeGreaterThan(0);
     }
     await expectInert("file view of notes/hostile.md");
-    await shoot(page, "hostile-file");
+    await photograph("hostile-file");
   });
 
   it("cells holding decoded markup render as text, in the file view and on the cell's page", async () => {
@@ -123,7 +130,7 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the console shows hostile documents as te
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("Cell");
     await expect.poll(() => page.getByRole("main").getByText('<a href="javascript:', { exact: false }).count()).toBe(1);
     await expectInert("cell page of notes/plain.txt");
-    await shoot(page, "hostile-cell");
+    await photograph("hostile-cell");
   });
 
   it("a search result holding a payload renders as text and opens its source", async () => {
@@ -133,7 +140,7 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the console shows hostile documents as te
     const row = page.getByRole("listitem").filter({ hasText: "Decoded markup: <script>" });
     await expect.poll(() => row.count()).toBe(1);
     await expectInert("search results");
-    await shoot(page, "hostile-search");
+    await photograph("hostile-search");
     await row.getByRole("link", { name: /^notes\/escaped\.html/ }).click();
     expect(await page.getByRole("heading", { level: 1 }).textContent()).toBe("notes/escaped.html");
     await expectInert("file view opened from a search result");
@@ -156,6 +163,7 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the console shows hostile documents as te
     await page.getByRole("link", { name: done.body.result!.title, exact: true }).click();
     await expect.poll(() => page.getByText("Decoded markup: <script>", { exact: false }).count()).toBeGreaterThan(0);
     await expectInert("artifact view");
+    await photograph("hostile-artifact");
   });
 
   it("the same checks catch the payloads when a page pastes the documents as HTML (they can fail)", async () => {
