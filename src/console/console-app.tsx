@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Context } from "hono";
 import { Hono } from "hono";
+import { getCookie } from "hono/cookie";
 import type { Child } from "hono/jsx";
 import type { Principal } from "../access/principal.js";
 import type { AnyEndpoint, Operation } from "../core/endpoint.js";
@@ -33,11 +34,10 @@ import {
   SIGN_IN_COOKIE,
   signInNonce,
 } from "./guard.js";
-import { getCookie } from "hono/cookie";
 import { ActionForm, Layout, Notice, paths } from "./layout.js";
 import type { Frame } from "./layout.js";
 import { isRedirect } from "./page.js";
-import type { PageContext, PageResult, ProjectView, Rendered } from "./page.js";
+import type { PageContext, PageResult, ProjectView } from "./page.js";
 import { artifactPage, artifactsPage, generateArtifact, taskPage, taskStatus } from "./pages/artifacts.js";
 import { cellPage, filePage, filesPage, overviewPage } from "./pages/graph.js";
 import { keysPage, mintKey, revokeKey } from "./pages/keys.js";
@@ -335,5 +335,3 @@ function loadAssets(): { css: string; js: string; icon: string } {
   const read = (name: string) => readFileSync(join(dir, name), "utf8");
   return { css: read("console.css"), js: read("console.js"), icon: read("icon.svg") };
 }
-
-export type { Rendered };
