@@ -63,6 +63,8 @@ export class IngestWorker {
   #kicked = false;
   #idleWaiters: Array<() => void> = [];
   #loop: Promise<void> | undefined;
+  /** Readings handed to the pool and not yet answered. */
+  #inThreads = 0;
   /** Projects with files settled since the last pass. */
   #touched = new Set<string>();
   /** When the oldest settle the pass has not seen happened (performance.now()), if any. */
@@ -74,7 +76,8 @@ export class IngestWorker {
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
     this.#pool = new ReaderPool({ ...deps.reading, readersUrl: deps.readersUrl });
-    this.#lane = new PersistLane(deps.db);
+    // A batch waits briefly for readings still in a thread (a cold ingest), never when none is (an edit).
+    this.#lane = new PersistLane(deps.db, { more: () => this.#inThreads > 0 });
     this.#capacity = Math.max(CLAIM_BATCH, 2 * deps.reading.threads);
   }
 
@@ -249,16 +252,24 @@ export class IngestWorker {
       await finishReading(db, file.fileId, file.chunkId, { status: "ready" }, this.#now());
       return;
     }
-    const { output, entities } = await this.#pool.read({
-      path: file.path,
-      contentType: file.contentType,
-      includeSecret: file.includeSecret,
-      load: async () => {
-        const bytes = await getChunkBytes(db, file.projectId, file.chunkId);
-        if (!bytes) throw new Error("the file's bytes are missing");
-        return bytes;
-      },
-    }, { isolated: file.attempts > 1 }); // claimed before without finishing: it may be what stopped the process
+    this.#inThreads++;
+    let reading: Awaited<ReturnType<ReaderPool["read"]>>;
+    try {
+      reading = await this.#pool.read({
+        path: file.path,
+        contentType: file.contentType,
+        includeSecret: file.includeSecret,
+        load: async () => {
+          const bytes = await getChunkBytes(db, file.projectId, file.chunkId);
+          if (!bytes) throw new Error("the file's bytes are missing");
+          return bytes;
+        },
+      }, { isolated: file.attempts > 1 }); // claimed before without finishing: it may be what stopped the process
+    } finally {
+      this.#inThreads--;
+      this.#lane.nudge();
+    }
+    const { output, entities } = reading;
     await this.#lane.persist({
       rows: output.factions.length + output.cells.length,
       write: async (tx) => {

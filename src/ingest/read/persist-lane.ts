@@ -4,8 +4,13 @@
  * made the fsyncs most of a cold ingest's main-thread time. Readings that
  * finish while a commit is under way wait for it and then go together in the
  * next transaction, up to a row budget (so the write lock is never held for
- * long): a single edit is written at once, a cold ingest in batches, and no
- * timer adds latency. A file's reading is still acknowledged (its status
+ * long): a single edit is written at once, a cold ingest in batches. When
+ * the owner says more readings are on their way (`more`), a batch waits
+ * for them up to a short window (GATHER_MS) before it commits: with one
+ * reader thread readings arrive one by one, and committing each as it came
+ * made a cold ingest of vuejs/core 890 transactions whose fsyncs were 16 s
+ * of its time on a loaded host. Nothing waits when nothing else is being
+ * read (a single edit). A file's reading is still acknowledged (its status
  * `ready`) only by the commit that holds it. If a batch fails, its files are
  * written one by one, so one bad reading fails only its own file.
  */
@@ -26,24 +31,43 @@ interface Waiting {
 
 /** Rows one transaction writes at most (a single larger reading still goes alone). */
 export const BATCH_ROWS = 20_000;
+/** How long a batch waits, at most, for readings under way before it commits. */
+export const GATHER_MS = 50;
+
+export interface PersistLaneOptions {
+  /** Row budget of one transaction (BATCH_ROWS). */
+  readonly maxRows?: number;
+  /** Whether more readings are on their way to the lane (none by default: nothing waits). */
+  readonly more?: () => boolean;
+  /** The gathering window (GATHER_MS). */
+  readonly gatherMs?: number;
+}
 
 export class PersistLane {
   readonly #db: Db;
   readonly #maxRows: number;
+  readonly #more: () => boolean;
+  readonly #gatherMs: number;
+  /** Wakes a gathering batch when a reading arrives. */
+  #arrived: (() => void) | undefined;
   #waiting: Waiting[] = [];
   #draining: Promise<void> | undefined;
   /** Transactions committed and readings written, for benchmarks and logs. */
   readonly stats = { commits: 0, items: 0 };
 
-  constructor(db: Db, maxRows = BATCH_ROWS) {
+  constructor(db: Db, options: number | PersistLaneOptions = {}) {
+    const o = typeof options === "number" ? { maxRows: options } : options;
     this.#db = db;
-    this.#maxRows = maxRows;
+    this.#maxRows = o.maxRows ?? BATCH_ROWS;
+    this.#more = o.more ?? (() => false);
+    this.#gatherMs = o.gatherMs ?? GATHER_MS;
   }
 
   /** Writes one reading; resolves once the transaction that holds it committed. */
   persist(item: PersistItem): Promise<void> {
     return new Promise<void>((resolve, reject) => {
       this.#waiting.push({ item, resolve, reject });
+      this.#arrived?.();
       this.#start();
     });
   }
@@ -62,6 +86,7 @@ export class PersistLane {
 
   async #drain(): Promise<void> {
     while (this.#waiting.length > 0) {
+      await this.#gather();
       const batch = this.#take();
       try {
         await this.#db.transaction(async (tx) => {
@@ -87,6 +112,34 @@ export class PersistLane {
         }
       }
     }
+  }
+
+  /** Tells a gathering batch to look again whether more readings are on their way. */
+  nudge(): void {
+    this.#arrived?.();
+  }
+
+  /** Waits, up to the window, while more readings are on their way and the row budget is not full. */
+  async #gather(): Promise<void> {
+    const deadline = performance.now() + this.#gatherMs;
+    while (this.#more() && this.#rowsWaiting() < this.#maxRows) {
+      const left = deadline - performance.now();
+      if (left <= 0) return;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.#arrived = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.#arrived = undefined;
+    }
+  }
+
+  #rowsWaiting(): number {
+    let rows = 0;
+    for (const w of this.#waiting) rows += w.item.rows;
+    return rows;
   }
 
   /** The next batch: waiting readings in order, up to the row budget (at least one). */

@@ -32,6 +32,9 @@ export interface ReaderLimits {
 export interface ReaderPoolOptions extends ReaderLimits {
   /** Module whose `readers` export the threads run; the product's registry by default (tests load their own). */
   readonly readersUrl?: string | URL;
+  /** Bytes a thread reads before it is replaced once idle, and how long idle (RECYCLE_BYTES, RECYCLE_IDLE_MS). */
+  readonly recycleBytes?: number;
+  readonly recycleIdleMs?: number;
 }
 
 /** What reading a file gives: the reader's output and, for a document, the entities spotted in it. */
@@ -57,6 +60,18 @@ export interface ReadTask {
 /** A thread must load its readers within this time, however short the reading limit. */
 const STARTUP_LIMIT_MS = 120_000;
 
+/**
+ * A thread that has read this many bytes since it started is replaced by a
+ * fresh one once it has been idle for RECYCLE_IDLE_MS. What a cold ingest
+ * leaves in a thread stays there while the server serves: its heap grown to
+ * the largest files, tree-sitter's WASM memory (which never shrinks), the
+ * Markdown parts and spotting memos. On vuejs/core that was about 80–150 MB
+ * of the process's RSS after the ingest; a fresh thread holds a fraction of
+ * it. A thread used only for edits stays, and keeps its Markdown parts.
+ */
+const RECYCLE_BYTES = 16 * 1_048_576;
+const RECYCLE_IDLE_MS = 2_000;
+
 interface Pending {
   readonly task: ReadTask;
   resolve(reading: Reading): void;
@@ -70,6 +85,9 @@ interface Slot {
   timer: NodeJS.Timeout | undefined;
   /** Why the thread stopped, when it reported it before exiting. */
   failure: Error | undefined;
+  /** Bytes read since the thread started, and the timer that replaces it once idle (see RECYCLE_BYTES). */
+  bytesRead: number;
+  recycle: NodeJS.Timeout | undefined;
 }
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
@@ -82,7 +100,7 @@ function ownedBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 
 /** The pool of reader threads; see the module comment. */
 export class ReaderPool {
-  readonly #options: ReaderLimits & { readersUrl: string };
+  readonly #options: ReaderLimits & { readersUrl: string; recycleBytes: number; recycleIdleMs: number };
   readonly #slots = new Set<Slot>();
   #queue: Pending[] = [];
   #readyWaiters: Array<() => void> = [];
@@ -98,6 +116,8 @@ export class ReaderPool {
       heapMb: options.heapMb,
       timeoutMs: options.timeoutMs,
       readersUrl: String(options.readersUrl ?? DEFAULT_READERS_URL),
+      recycleBytes: options.recycleBytes ?? RECYCLE_BYTES,
+      recycleIdleMs: options.recycleIdleMs ?? RECYCLE_IDLE_MS,
     };
   }
 
@@ -217,7 +237,7 @@ export class ReaderPool {
 
   #spawn(): void {
     const worker = spawnReaderThread(this.#options.readersUrl, this.#options.heapMb);
-    const slot: Slot = { worker, ready: false, pending: undefined, timer: undefined, failure: undefined };
+    const slot: Slot = { worker, ready: false, pending: undefined, timer: undefined, failure: undefined, bytesRead: 0, recycle: undefined };
     slot.timer = setTimeout(() => this.#stop(slot, new Error(`the readers did not load within ${seconds(STARTUP_LIMIT_MS)}`)), STARTUP_LIMIT_MS);
     this.#slots.add(slot);
     worker.on("message", (answer: ThreadAnswer) => this.#answer(slot, answer));
@@ -233,6 +253,8 @@ export class ReaderPool {
   /** Sends a file to an idle thread once its bytes are loaded, and starts the time limit. */
   async #dispatch(slot: Slot, pending: Pending): Promise<void> {
     slot.pending = pending;
+    clearTimeout(slot.recycle);
+    slot.recycle = undefined;
     let bytes: Uint8Array<ArrayBuffer>;
     try {
       bytes = ownedBytes(await pending.task.load());
@@ -245,6 +267,7 @@ export class ReaderPool {
     const limit = new Error(`reading exceeded its time limit (${seconds(this.#options.timeoutMs)})`);
     slot.timer = setTimeout(() => this.#stop(slot, limit), this.#options.timeoutMs);
     const { path, contentType, includeSecret } = pending.task;
+    slot.bytesRead += bytes.byteLength;
     slot.worker.postMessage({ path, contentType, bytes, includeSecret }, [bytes.buffer]);
   }
 
@@ -259,6 +282,19 @@ export class ReaderPool {
     else if (answer.type === "refused") this.#finish(slot)?.reject(new CredentialRefusal(answer.message));
     else this.#finish(slot)?.reject(new Error(answer.message));
     this.#pump();
+    if (slot.ready && !slot.pending && slot.bytesRead >= this.#options.recycleBytes && this.#slots.has(slot)) {
+      clearTimeout(slot.recycle);
+      slot.recycle = setTimeout(() => this.#recycle(slot), this.#options.recycleIdleMs);
+      slot.recycle.unref();
+    }
+  }
+
+  /** Replaces a thread that read much and is idle by a fresh one (see RECYCLE_BYTES). */
+  #recycle(slot: Slot): void {
+    slot.recycle = undefined;
+    if (this.#closed || slot.pending || !this.#slots.delete(slot)) return;
+    void slot.worker.terminate();
+    this.#spawn();
   }
 
   /** Detaches the slot's reading, if any, and returns it. */
@@ -269,6 +305,8 @@ export class ReaderPool {
   }
 
   #release(slot: Slot, error: Error): void {
+    clearTimeout(slot.recycle);
+    slot.recycle = undefined;
     clearTimeout(slot.timer);
     slot.timer = undefined;
     this.#finish(slot)?.reject(error);

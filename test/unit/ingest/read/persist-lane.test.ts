@@ -59,4 +59,36 @@ describe("PersistLane", () => {
     expect(await rows()).toHaveLength(40);
     db.close();
   });
+
+  it("waits for readings on their way, up to its window, and commits at once when none is", async () => {
+    const { db, rows } = await world();
+    let under = 3;
+    const lane = new PersistLane(db, { more: () => under > 0, gatherMs: 2000 });
+    // Three readings arrive 30 ms apart while others are still on their way: one transaction.
+    const done: Array<Promise<void>> = [];
+    for (let i = 0; i < 3; i++) {
+      under--;
+      done.push(lane.persist(insert(`g${i}`)));
+      if (under > 0) await new Promise((r) => setTimeout(r, 30));
+    }
+    await Promise.all(done);
+    expect(lane.stats.commits).toBe(1);
+    expect(lane.stats.items).toBe(3);
+
+    // Nothing else on its way: written without waiting for the window.
+    const start = performance.now();
+    await lane.persist(insert("alone"));
+    expect(performance.now() - start).toBeLessThan(1000);
+    expect(lane.stats.commits).toBe(2);
+
+    // More said to be coming but never arriving: the window ends the wait.
+    under = 1;
+    const short = new PersistLane(db, { more: () => under > 0, gatherMs: 100 });
+    const t = performance.now();
+    await short.persist(insert("late"));
+    expect(performance.now() - t).toBeGreaterThanOrEqual(90);
+    expect(await rows()).toEqual(["alone", "g0", "g1", "g2", "late"]);
+    db.close();
+  });
 });
+

@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { ReaderPool } from "../../src/ingest/read/pool/reader-pool.js";
+
+const THREAD_ID_READERS = new URL("../fixtures/readers-hostile/thread-id-readers.ts", import.meta.url);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A thread that has read much is replaced by a fresh one once idle, so what
+ * a cold ingest grew in it does not stay while the server serves; a thread
+ * kept busy, or one that read little, stays.
+ */
+describe("reader pool recycling", () => {
+  const pools: ReaderPool[] = [];
+  afterEach(async () => {
+    for (const p of pools.splice(0)) await p.close();
+  });
+
+  const threadOf = async (pool: ReaderPool, name: string) => {
+    const bytes = new TextEncoder().encode(`${name} ${"x".repeat(100)}`);
+    const { output } = await pool.read({ path: `${name}.txt`, contentType: "text/plain", includeSecret: false, load: async () => bytes });
+    return output.cells[0]!.text;
+  };
+
+  it("replaces a thread past its byte budget after it idled, not while it is kept busy", async () => {
+    const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 30_000, readersUrl: THREAD_ID_READERS, recycleBytes: 50, recycleIdleMs: 150 });
+    pools.push(pool);
+    const first = await threadOf(pool, "a");
+    for (let i = 0; i < 5; i++) {
+      await sleep(40); // shorter than the idle time: the same thread
+      expect(await threadOf(pool, `b${i}`)).toBe(first);
+    }
+    await sleep(600);
+    const later = await threadOf(pool, "c");
+    expect(later).toMatch(/^thread \d+$/);
+    expect(later).not.toBe(first);
+  });
+
+  it("keeps a thread under its byte budget", async () => {
+    const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 30_000, readersUrl: THREAD_ID_READERS, recycleBytes: 1_000_000, recycleIdleMs: 100 });
+    pools.push(pool);
+    const first = await threadOf(pool, "a");
+    await sleep(400);
+    expect(await threadOf(pool, "b")).toBe(first);
+  });
+});
