@@ -37,6 +37,7 @@ export function serveCommand(): Command {
         `pks ${PKS_VERSION} serving ${config.root}`,
         `  MCP      ${base}/mcp`,
         `  REST     ${base}/v1`,
+        `  console  ${base}/  (sign in with an API key)`,
         `  project  ${local.projectId}`,
         ...(firstKey
           ? [`  key      ${firstKey.plaintext}`, "           (owner key bound to this project, shown this once: keep it)"]
