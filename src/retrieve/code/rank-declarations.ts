@@ -1,8 +1,8 @@
-import { pathsOfFiles } from "../../store/code/code-graph-reads.js";
+import { importEdgesOf, pathsOfFiles } from "../../store/code/code-graph-reads.js";
 import type { Queryable } from "../../store/db.js";
 import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
 import { declarationsByIds } from "../../store/code/declaration-reads.js";
-import { declarationIdsOfFiles } from "../../store/code/code-pack-reads.js";
+import { declarationIdsOfFiles, importAndDeclarationCounts } from "../../store/code/code-pack-reads.js";
 import type { SymbolFieldWeights } from "../../store/search/symbol-search.js";
 import { declarationGraph, declarationNode, fileNode } from "./declaration-graph.js";
 import type { DeclarationGraph } from "./declaration-graph.js";
@@ -35,6 +35,12 @@ export interface RankWeights {
   tests: number;
   /** Factor on files outside the main source (scripts, examples, docs, benchmarks). */
   peripheral: number;
+  /** What bodies use: declarations whose bodies use a name the task writes as code (see body-uses.ts). */
+  uses: number;
+  /** Extra factor on files whose path names the scope of a conventional commit subject (`fix(client): …`). */
+  scope: number;
+  /** How close a re-exporting file (an index or barrel) comes to the best file it re-exports, when the task is about exports. */
+  barrel: number;
   /** Diversification: a task term's worth after each pick holding it, a file's after each pick in it (see diversify.ts). */
   termDecay: number;
   fileDecay: number;
@@ -47,8 +53,10 @@ export interface RankWeights {
 
 /** Measured on the code evaluation's tuning split (bench/eval-code.ts). */
 export const RANK_WEIGHTS: RankWeights = {
-  named: 1, namedFile: 1, walk: 0.5, seeds: 1, file: 0.5, fileText: 0.5, tests: 0.5, peripheral: 0.6, termDecay: 0.5, fileDecay: 0.85,
+  named: 1, namedFile: 1, walk: 0.5, seeds: 1, file: 0.5, fileText: 0.5, tests: 0.5, peripheral: 0.3, uses: 0.5, scope: 0.5, barrel: 0.95, termDecay: 0.5, fileDecay: 0.85,
   anchors: 30, restart: 0.3,
+  // Names weigh half what the full-text index gives them elsewhere: a name match must not outweigh what bodies say.
+  fields: [2, 2, 1, 1.5, 1],
 };
 
 /** Files ranked at most: a pack lists fewer. */
@@ -133,15 +141,26 @@ function fileScores(scores: ReadonlyMap<string, number>, graph: DeclarationGraph
   return scaledMax(out);
 }
 
-/** The factor on a path's scores: tests and peripheral folders count less than the main source. */
-function pathFactor(path: string | undefined, w: RankWeights): number {
-  if (path === undefined) return 1;
-  return isTestPath(path) ? w.tests : isPeripheralPath(path) ? w.peripheral : 1;
+/** True when one of the path's folder or file names holds a scope the task names. */
+function inScope(path: string, scopes: readonly string[]): boolean {
+  if (scopes.length === 0) return false;
+  const parts = path.toLowerCase().split("/");
+  return scopes.some((s) => parts.some((p) => p === s || (s.length >= 4 && p.includes(s))));
 }
 
-/** Test and peripheral files' scores scaled down; their paths come from the declarations or the file reads. */
-function demoteTests<T extends string>(scores: Map<T, number>, pathOf: (key: T) => string | undefined, w: RankWeights): Map<T, number> {
-  for (const [key, score] of scores) scores.set(key, score * pathFactor(pathOf(key), w));
+/**
+ * The factor on a path's scores: tests and peripheral folders count less
+ * than the main source; a path in the task's commit scope counts more.
+ */
+function pathFactor(path: string | undefined, w: RankWeights, scopes: readonly string[]): number {
+  if (path === undefined) return 1;
+  const place = isTestPath(path) ? w.tests : isPeripheralPath(path) ? w.peripheral : 1;
+  return place * (inScope(path, scopes) ? 1 + w.scope : 1);
+}
+
+/** Scores scaled by their paths' factors; the paths come from the declarations or the file reads. */
+function demoteTests<T extends string>(scores: Map<T, number>, pathOf: (key: T) => string | undefined, w: RankWeights, scopes: readonly string[]): Map<T, number> {
+  for (const [key, score] of scores) scores.set(key, score * pathFactor(pathOf(key), w, scopes));
   return scores;
 }
 
@@ -152,7 +171,8 @@ function reasonOf(fileId: string, matched: ReadonlySet<string>, graph: Declarati
 
 /** Declarations and files scored by the task's evidence and the walks. */
 async function scoreDeclarations(q: Queryable, projectIds: readonly string[], task: string, seeds: Seeds, w: RankWeights) {
-  const m = await taskMatches(q, projectIds, taskTerms(task), w.fields);
+  const terms = taskTerms(task);
+  const m = await taskMatches(q, projectIds, terms, w.fields, w.uses);
   const base = baseScores(m, w);
   const anchorIds = topIds(base, w.anchors);
   const anchors = [...anchorIds.map((id) => m.declarations.get(id)!), ...seeds.declarations];
@@ -161,10 +181,11 @@ async function scoreDeclarations(q: Queryable, projectIds: readonly string[], ta
   const near = nearness(graph, anchorIds, base, seeds, w);
   const raw = new Map([...graph.declarations.keys()].map((id) => [id, (base.get(id) ?? 0) + near(declarationNode(id))]));
   const filePaths = new Map([...graph.declarations.values()].map((d) => [d.fileId, d.path]));
-  const files = demoteTests(fileScores(raw, graph, m, near, w), (f) => filePaths.get(f), w);
-  const scores = demoteTests(raw, (id) => graph.declarations.get(id)?.path, w);
+  const files = demoteTests(fileScores(raw, graph, m, near, w), (f) => filePaths.get(f), w, terms.scopes);
+  const scores = demoteTests(raw, (id) => graph.declarations.get(id)?.path, w, terms.scopes);
   const matched = new Set([...[...base.keys()].map((id) => m.declarations.get(id)!.fileId), ...m.files.keys()]);
-  return { graph, scores, files, matched, m };
+  if (ABOUT_EXPORTS.test(task)) await liftBarrels(q, files, w.barrel);
+  return { graph, scores, files, matched, m, scopes: terms.scopes };
 }
 
 /**
@@ -175,7 +196,7 @@ async function scoreDeclarations(q: Queryable, projectIds: readonly string[], ta
  * of seed files are left out.
  */
 export async function rankDeclarations(q: Queryable, projectIds: readonly string[], task: string, seeds: Seeds, w: RankWeights = RANK_WEIGHTS): Promise<Ranking> {
-  const { graph, scores, files, matched, m } = await scoreDeclarations(q, projectIds, task, seeds, w);
+  const { graph, scores, files, matched, m, scopes } = await scoreDeclarations(q, projectIds, task, seeds, w);
   const seedFiles = new Set(seeds.files.map((f) => f.fileId));
   const seedIds = new Set(seeds.declarations.map((d) => d.symbolId));
   const paths = new Map([...graph.declarations.values()].map((d) => [d.fileId, d.path]));
@@ -185,7 +206,7 @@ export async function rankDeclarations(q: Queryable, projectIds: readonly string
   const candidates = [...graph.declarations.values()]
     .filter((d) => !seedIds.has(d.symbolId) && !seedFiles.has(d.fileId) && !copies.has(d.fileId) && (scores.get(d.symbolId) ?? 0) > 0)
     .map((d) => {
-      const factor = pathFactor(d.path, w);
+      const factor = pathFactor(d.path, w, scopes);
       const terms = new Map([...(m.termsOf.get(d.symbolId) ?? new Map<string, number>())].map(([t, v]) => [t, v * factor]));
       return { item: d, file: d.fileId, score: (scores.get(d.symbolId) ?? 0) + w.file * (files.get(d.fileId) ?? 0), terms };
     });
@@ -199,6 +220,31 @@ export async function rankDeclarations(q: Queryable, projectIds: readonly string
     }),
     copies,
   };
+}
+
+/** A task about what a module exports: its fix is often in the index or barrel file that re-exports. */
+const ABOUT_EXPORTS = /\b(export|exports|exported|exporting|re-?exports?|expose|exposes|exposed|exposing)\b/i;
+/** Files re-exporting the best files are looked for among these many of them. */
+const BARREL_SOURCES = 5;
+
+/**
+ * Lifts the files that re-export one of the best files (an `index` file,
+ * or one that imports far more than it declares) to `factor` of that
+ * file's score, when they stand lower.
+ */
+async function liftBarrels(q: Queryable, files: Map<string, number>, factor: number): Promise<void> {
+  const best = [...files].sort((a, b) => b[1] - a[1]).slice(0, BARREL_SOURCES);
+  const edges = await importEdgesOf(q, best.map(([f]) => f), 400);
+  const importers = [...new Set(edges.map((e) => e.fromFileId))];
+  const shapes = await importAndDeclarationCounts(q, importers);
+  const scoreOf = new Map(best);
+  for (const e of edges) {
+    const shape = shapes.get(e.fromFileId);
+    const target = scoreOf.get(e.toFileId);
+    if (!shape || target === undefined) continue;
+    const barrel = /(^|\/)index\.[cm]?[jt]sx?$/.test(shape.path) || (shape.imports >= 3 && shape.declarations * 4 <= shape.imports);
+    if (barrel) files.set(e.fromFileId, Math.max(files.get(e.fromFileId) ?? 0, factor * target));
+  }
 }
 
 /**

@@ -7,6 +7,7 @@ import { searchFiles } from "../../store/search/lexical-search.js";
 import { searchSymbols } from "../../store/search/symbol-search.js";
 import type { SymbolFieldWeights } from "../../store/search/symbol-search.js";
 import type { TaskTerms } from "./task-terms.js";
+import { bodyUses } from "./body-uses.js";
 
 /** Where a task's words, names and paths land, each signal scaled to 0..1. */
 export interface TaskMatches {
@@ -93,16 +94,30 @@ async function termHits(q: Queryable, projectIds: readonly string[], terms: Task
   return { lexical, termsOf };
 }
 
-/** Reads the lexical, name and path evidence of a task. */
-export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights): Promise<TaskMatches> {
+/**
+ * Reads the lexical, name and path evidence of a task, and what bodies use
+ * (`uses` weighs the declarations whose bodies use a name the task writes
+ * as code; their worth joins the lexical one under that name's term).
+ */
+export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights, uses = 0): Promise<TaskMatches> {
   const match = ftsAnyOf(terms.terms);
-  const [hits, fileHits, named, files] = await Promise.all([
+  const [hits, fileHits, named, files, used] = await Promise.all([
     termHits(q, projectIds, terms, weights),
     terms.terms.length > 0 ? searchFiles(q, projectIds, match, FILE_POOL) : Promise.resolve([]),
     namedDeclarations(q, projectIds, terms.identifiers),
     namedFiles(q, projectIds, terms.paths),
+    uses > 0 ? bodyUses(q, projectIds, terms.identifiers) : Promise.resolve(undefined),
   ]);
+  for (const [id, own] of used?.termsOf ?? []) {
+    const mine = hits.termsOf.get(id) ?? new Map<string, number>();
+    for (const [t, v] of own) {
+      mine.set(t, (mine.get(t) ?? 0) + uses * v);
+      hits.lexical.set(id, (hits.lexical.get(id) ?? 0) + uses * v);
+    }
+    hits.termsOf.set(id, mine);
+  }
   const declarations = new Map(named.map((n) => [n.brief.symbolId, n.brief]));
+  for (const [id, d] of used?.declarations ?? []) declarations.set(id, d);
   for (const d of await declarationsByIds(q, projectIds, [...hits.lexical.keys()].filter((id) => !declarations.has(id)))) {
     declarations.set(d.symbolId, d);
   }

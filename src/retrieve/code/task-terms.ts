@@ -11,6 +11,17 @@ export interface TaskTerms {
   identifiers: string[];
   /** Path and module mentions as lower-case path keys: `src/app.ts` → `src/app.ts`, `a.b.c` → `a/b/c`. */
   paths: string[];
+  /** The scope of a conventional commit subject, lower-cased: `fix(server, client): …` → server, client. */
+  scopes: string[];
+}
+
+const COMMIT_SCOPE = /^\s*[a-z]+\(([^)\n]{1,80})\)!?:/i;
+
+/** Scopes a conventional commit subject names: usually a package, folder or module. */
+function scopesOf(task: string): string[] {
+  const m = COMMIT_SCOPE.exec(task);
+  if (!m) return [];
+  return [...new Set((m[1] ?? "").split(/[,/|\s]+/).map((s) => s.trim().toLowerCase().replace(/^@/, "")).filter((s) => s.length > 1))];
 }
 
 /** Words of prose and of bug reports that say nothing about where code lives: the base stop words and these. */
@@ -69,5 +80,5 @@ export function taskTerms(task: string): TaskTerms {
   for (const id of identifiers) for (const word of identifierWords(id)) add(word, 3);
   for (const m of task.matchAll(TOKEN)) for (const part of m[0].split(".")) for (const word of identifierWords(part)) add(word, 1);
   const terms = [...weight.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS).map(([t]) => t);
-  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
+  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
 }

@@ -96,3 +96,41 @@ export async function usagesInTestLikeFiles(q: Queryable, projectIds: readonly s
   }
   return out;
 }
+
+/** How many imports and live declarations each of these files holds, with its path. */
+export async function importAndDeclarationCounts(
+  q: Queryable,
+  fileIds: readonly string[],
+): Promise<Map<string, { path: string; imports: number; declarations: number }>> {
+  const out = new Map<string, { path: string; imports: number; declarations: number }>();
+  for (let i = 0; i < fileIds.length; i += BATCH) {
+    const slice = fileIds.slice(i, i + BATCH);
+    const rows = await q.all<{ file_id: string; path: string; imports: number; declarations: number }>(
+      `SELECT f.file_id, f.path,
+         (SELECT count(DISTINCT i.specifier) FROM file_imports i WHERE i.file_id = f.file_id) AS imports,
+         (SELECT count(*) FROM symbols s WHERE s.file_id = f.file_id AND s.retired_at IS NULL) AS declarations
+       FROM files f WHERE f.file_id IN (${placeholders(slice.length)}) AND f.status <> 'retired'`,
+      slice,
+    );
+    for (const r of rows) out.set(r.file_id, { path: r.path, imports: Number(r.imports), declarations: Number(r.declarations) });
+  }
+  return out;
+}
+
+/** How many distinct live code files of these projects use each of these names (exact case), and how many code files there are. */
+export async function usageFileCounts(q: Queryable, projectIds: readonly string[], names: readonly string[]): Promise<{ files: number; perName: Map<string, number> }> {
+  const perName = new Map<string, number>();
+  for (const name of names) {
+    const row = await q.get<{ n: number }>(
+      `SELECT count(DISTINCT file_id) AS n FROM code_references
+       WHERE project_id IN (${placeholders(projectIds.length)}) AND folded = ? AND name = ? AND kind = 'usage'`,
+      [...projectIds, name.toLowerCase(), name],
+    );
+    perName.set(name, Number(row?.n ?? 0));
+  }
+  const total = await q.get<{ n: number }>(
+    `SELECT count(DISTINCT file_id) AS n FROM file_module_keys WHERE project_id IN (${placeholders(projectIds.length)}) AND full = 1`,
+    [...projectIds],
+  );
+  return { files: Number(total?.n ?? 0), perName };
+}
