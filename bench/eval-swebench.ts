@@ -88,10 +88,27 @@ function ranked(inst: SweInstance, files: readonly string[], functions: readonly
   };
 }
 
+type DeclarationRow = { path: string; symbol_id: string; qualified_name: string; kind: string; line_start: number; line_end: number };
+
+/**
+ * A declaration's source lines as a BM25 document: a function or method
+ * whole (nested functions included), a class without the lines of the
+ * declarations inside it, which are documents of their own — else every
+ * class would repeat its methods' text and crowd them out of the top 10.
+ */
+function ownLines(d: DeclarationRow, sameFile: readonly DeclarationRow[], fileLines: readonly string[]): string[] {
+  const span = fileLines.slice(d.line_start - 1, d.line_end);
+  if (d.kind !== "class") return span;
+  const inner = sameFile.filter(
+    (o) => o.symbol_id !== d.symbol_id && o.line_start > d.line_start && o.line_end <= d.line_end,
+  );
+  return span.filter((_, i) => !inner.some((o) => o.line_start <= d.line_start + i && d.line_start + i <= o.line_end));
+}
+
 /**
  * The BM25 baselines' documents, kept in step with the ingested tree:
  * whole files (path and text), and each function, method and class the
- * ingest found (path, qualified name and its source lines).
+ * ingest found (path, qualified name and its own source lines).
  */
 class Baselines {
   readonly files = new Bm25Index(K1, B);
@@ -116,7 +133,8 @@ class Baselines {
       this.#functionKeys.delete(path);
     }
     if (changed.length === 0) return;
-    const blobs = treeBlobs(this.gitDir, commit, (p) => changed.includes(p));
+    const wanted = new Set(changed);
+    const blobs = treeBlobs(this.gitDir, commit, (p) => wanted.has(p));
     const bytes = blobBytes(this.gitDir, [...new Set(blobs.values())]);
     const texts = new Map(changed.flatMap((p) => {
       const b = bytes.get(blobs.get(p) ?? "");
@@ -128,8 +146,14 @@ class Baselines {
 
     const declarations = await this.#declarations(paths);
     const lines = new Map(paths.map((p) => [p, texts.get(p)!.split("\n")]));
+    const byPath = new Map<string, DeclarationRow[]>();
+    for (const d of declarations) {
+      const same = byPath.get(d.path) ?? [];
+      same.push(d);
+      byPath.set(d.path, same);
+    }
     const functionCounts = await this.terms.counts(
-      declarations.map((d) => `${d.path}\n${d.qualified_name}\n${lines.get(d.path)!.slice(d.line_start - 1, d.line_end).join("\n")}`),
+      declarations.map((d) => `${d.path}\n${d.qualified_name}\n${ownLines(d, byPath.get(d.path)!, lines.get(d.path)!).join("\n")}`),
     );
     declarations.forEach((d, i) => {
       const key = `${d.path}::${d.symbol_id}`;
@@ -142,12 +166,12 @@ class Baselines {
   }
 
   async #declarations(paths: readonly string[]) {
-    const out: Array<{ path: string; symbol_id: string; qualified_name: string; kind: string; line_start: number; line_end: number }> = [];
+    const out: DeclarationRow[] = [];
     const kinds = [...FUNCTION_KINDS];
     for (let at = 0; at < paths.length; at += 400) {
       const slice = paths.slice(at, at + 400);
       out.push(
-        ...(await this.app.deps.db.all<(typeof out)[number]>(
+        ...(await this.app.deps.db.all<DeclarationRow>(
           `SELECT f.path, s.symbol_id, s.qualified_name, s.kind, s.line_start, s.line_end
            FROM symbols s JOIN files f ON f.file_id = s.file_id
            WHERE f.project_id = ? AND f.path IN (${slice.map(() => "?").join(", ")}) AND s.retired_at IS NULL
