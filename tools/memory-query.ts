@@ -9,7 +9,7 @@ import { cellSchema, entitySchema, sourceLocationSchema } from "../src/graph/res
 import { budgetField, DEFAULT_BUDGET, MAX_BUDGET } from "../src/retrieve/budget.js";
 import { indexingNote, indexingSchema } from "../src/retrieve/indexing.js";
 import { memoryQuery } from "../src/retrieve/memory/memory-query.js";
-import { synthesize } from "../src/retrieve/memory/structured-answer.js";
+import { answerStructured } from "../src/retrieve/memory/structured-answer.js";
 
 const input = z.object({
   query: z
@@ -47,6 +47,22 @@ const queryAnswer = z.object({
   /** A symbol also names the project path of the file declaring it. */
   entities: z.array(z.object({ entityId: z.string(), kind: z.string(), name: z.string(), filepath: z.string().optional() })),
   artifacts: z.array(z.object({ artifactId: z.string(), title: z.string() })),
+  /** Code declarations answering the question, each with its source; members of a type-like one listed with it. */
+  declarations: z.array(
+    z.object({
+      symbolId: z.string(),
+      name: z.string(),
+      kind: z.string(),
+      container: z.string().optional(),
+      signature: z.string(),
+      doc: z.string().optional(),
+      fileId: z.string(),
+      filepath: z.string(),
+      lineStart: z.number().int(),
+      lineEnd: z.number().int(),
+      members: z.array(z.string()).optional(),
+    }),
+  ),
   budget: z.number().int(),
   used: z.number().int(),
   indexing: indexingSchema,
@@ -54,6 +70,8 @@ const queryAnswer = z.object({
   structured: z.unknown().optional(),
   citations: z.record(z.string(), z.array(z.string())).optional(),
   missing: z.array(z.string()).optional(),
+  /** With `schema`: which path filled `structured`, the client's model (MCP sampling, checked) or extraction from the rows. */
+  structuredBy: z.enum(["sampling", "extractive"]).optional(),
 });
 
 const listAnswer = z.object({
@@ -131,8 +149,8 @@ export const memoryQueryAction = defineAction({
     const found = await memoryQuery(ctx.db, ctx.scope, { query: req.query, budget, fileIds: req.fileIds, entities: req.entities }, ctx.tools);
     const answer = { ...found, ...(await indexingNote(ctx.db, ctx.scope)) };
     if (!req.schema) return answer;
-    const s = synthesize(req.schema, req.query, answer.cells);
-    return { ...answer, structured: s.structured, citations: s.citations, ...(s.missing ? { missing: s.missing } : {}) };
+    const s = await answerStructured(req.schema, req.query, answer.cells, ctx.sampler);
+    return { ...answer, structured: s.structured, citations: s.citations, ...(s.missing ? { missing: s.missing } : {}), structuredBy: s.source };
   },
   links: memoryLinks,
 });

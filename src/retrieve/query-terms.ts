@@ -37,6 +37,11 @@ export function ftsAnyOf(terms: readonly string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
 }
 
+/** An FTS5 expression matching all of the terms (each quoted). */
+export function ftsAllOf(terms: readonly string[]): string {
+  return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" AND ");
+}
+
 /** Word n-grams (1–3) of a query, lower-cased: candidate entity names. */
 export function queryNgrams(query: string, maxN = 3): string[] {
   const words = query.toLowerCase().split(/[^\p{L}\p{N}_]+/u).filter(Boolean);

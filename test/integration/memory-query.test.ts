@@ -42,9 +42,11 @@ describe("memory_query", () => {
 
   it("packs to the budget exactly: used counts the serialized rows with tiktoken and never exceeds it", async () => {
     const enc = get_encoding("o200k_base");
-    for (const budget of [20, 60, 150, 4096]) {
-      const a = await answer({ query: "invoices refunds deployment billing", budget });
-      const serialized = JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts });
+    const query = "invoices refunds deployment billing";
+    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [] })).length;
+    for (const budget of [floor, floor + 1, 60, 150, 4096]) {
+      const a = await answer({ query, budget });
+      const serialized = JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations });
       expect(a.used).toBe(enc.encode(serialized).length);
       expect(a.used).toBeLessThanOrEqual(budget);
     }
@@ -57,7 +59,7 @@ describe("memory_query", () => {
   it("keeps used ≤ budget for every accepted budget: below the empty answer's cost is 400 naming the minimum", async () => {
     const enc = get_encoding("o200k_base");
     const query = "a long question about ".repeat(40) + "invoices";
-    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [] })).length;
+    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [] })).length;
     enc.free();
     for (const budget of [1, 5, floor - 1]) {
       const res = await call({ query, budget });
@@ -128,5 +130,151 @@ describe("memory_query", () => {
     expect(entities.result.kind).toBe("entities");
     const bad = await call({ cursor: "nope" });
     expect(((await bad.json()) as { error: { message: string } }).error.message).toBe("invalid cursor");
+  });
+});
+
+const SMART_ROUTER = `import type { Router } from "./router.js";
+
+/** Tries each router in turn. */
+export class SmartRouter<T> {
+  #routers: Router<T>[] = [];
+
+  add(method: string, path: string, handler: T): void {
+    for (const r of this.#routers) r.add(method, path, handler);
+  }
+
+  /** Picks the first router that can handle the path and delegates every later match to it. */
+  match(method: string, path: string): T[] {
+    for (const router of this.#routers) {
+      const found = router.match(method, path);
+      if (found.length > 0) return found;
+    }
+    throw new Error("no router can handle " + path);
+  }
+}
+`;
+
+const CORS = `/** Cross-origin resource sharing. */
+type CORSOptions = {
+  origin?: string | string[];
+  allowMethods?: string[];
+  maxAge?: number;
+  credentials?: boolean;
+};
+
+export const cors = (options?: CORSOptions) => (req: Request) => options?.origin ?? req.headers.get("origin");
+`;
+
+const SETTINGS = `/** What the server reads at start. */
+export interface ServerSettings {
+  port: number;
+  host: string;
+}
+
+export function readServerSettings(text: string): ServerSettings {
+  return JSON.parse(text) as ServerSettings;
+}
+`;
+
+/** A benchmark stub naming a variable \`router\`, as many files of a router library do. */
+const stub = (i: number) => `import { makeRouter } from "../src/router.js";
+
+export const router = makeRouter();
+router.add("GET", "/user/${i}", () => "user ${i}");
+router.add("POST", "/user/${i}", () => "saved ${i}");
+`;
+
+describe("memory_query serves code", () => {
+  let w: TestWorld;
+  let fileIds: Record<string, string>;
+  const enc = get_encoding("o200k_base");
+  const call = (input: Record<string, unknown>) =>
+    send(w, "/v1/api/actions", { method: "POST", key: w.keys.viewer, project: w.projectId, json: { action: "memory_query", input } });
+  const answer = async (input: Record<string, unknown>) => {
+    const res = await call(input);
+    expect(res.status, JSON.stringify(input)).toBe(200);
+    return ((await res.json()) as { result: Answer }).result;
+  };
+  const serialized = (a: Answer) => JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations });
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    const stubs = Array.from({ length: 8 }, (_, i) => fileEntry(`benchmarks/router-${i}.ts`, stub(i)));
+    const { body } = await ingest(w, [
+      fileEntry("src/router/smart-router.ts", SMART_ROUTER),
+      fileEntry("src/middleware/cors.ts", CORS),
+      fileEntry("src/settings.ts", SETTINGS),
+      fileEntry("docs/notes.md", "# Notes\n\nThe router table is rebuilt on every deploy.\n"),
+      ...stubs,
+    ]);
+    fileIds = Object.fromEntries(body.accepted.map((a) => [a.path, a.fileId]));
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => {
+    enc.free();
+    await w.close();
+  });
+
+  it("a code question answers declaration rows with kind, container, header, file and lines; a common word naming many variables does not crowd them out", async () => {
+    const a = await answer({ query: "How does the router pick a handler?" });
+    const match = a.declarations.find((d) => d.name === "SmartRouter.match");
+    expect(match).toMatchObject({
+      kind: "method",
+      container: "SmartRouter",
+      fileId: fileIds["src/router/smart-router.ts"],
+      filepath: "src/router/smart-router.ts",
+      lineStart: 12,
+      lineEnd: 18,
+      doc: "Picks the first router that can handle the path and delegates every later match to it.",
+    });
+    expect(match!.signature).toMatch(/^match\(method: string, path: string\): T\[\]/);
+    expect(match!.symbolId).toMatch(/^sym_/);
+    expect(a.declarations.slice(0, 2).map((d) => d.name)).toContain("SmartRouter.match");
+    // Eight variables named `router` are no seeds of the answer (at most one comes back as a related entity, with its file).
+    const routers = a.entities.filter((e) => e.name === "router");
+    expect(routers.length).toBeLessThanOrEqual(1);
+    for (const r of routers) expect(r.filepath).toMatch(/^benchmarks\/router-\d\.ts$/);
+    expect(a.cells.every((c) => c.cellId !== undefined && c.filepath !== undefined)).toBe(true);
+    expect(a.used).toBe(enc.encode(serialized(a)).length);
+  });
+
+  it("members are listed with their declaration: an object type's member lines and an interface's properties", async () => {
+    const corsAnswer = await answer({ query: "What options does the CORS middleware accept?" });
+    const options = corsAnswer.declarations.find((d) => d.name === "CORSOptions")!;
+    expect(options).toMatchObject({ kind: "type", filepath: "src/middleware/cors.ts", lineStart: 2, lineEnd: 7 });
+    expect(options).not.toHaveProperty("container");
+    expect(options.members).toEqual(["origin?: string | string[]", "allowMethods?: string[]", "maxAge?: number", "credentials?: boolean"]);
+    const settings = (await answer({ query: "Which server settings are read at start?" })).declarations.find((d) => d.name === "ServerSettings")!;
+    expect(settings.members).toEqual(["port: number", "host: string"]);
+  });
+
+  it("fileIds restricts declaration rows like every other row: an unknown id leaves none", async () => {
+    const none = await answer({ query: "How does the router pick a handler?", fileIds: ["fil_unknown"] });
+    expect(none).toMatchObject({ cells: [], entities: [], artifacts: [], declarations: [] });
+    const only = fileIds["src/middleware/cors.ts"]!;
+    const a = await answer({ query: "How does the router pick a handler? What options does the CORS middleware accept?", fileIds: [only] });
+    expect(a.declarations.length).toBeGreaterThan(0);
+    expect(a.declarations.every((d) => d.fileId === only)).toBe(true);
+    expect(a.cells.every((c) => c.fileId === only)).toBe(true);
+  });
+
+  it("budgets 1, 5, 10 and 20 are below what the empty answer costs: 400 naming the minimum; from the minimum up, used ≤ budget, exactly counted", async () => {
+    const query = "How does the router pick a handler?";
+    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [] })).length;
+    expect(floor).toBeGreaterThan(20);
+    for (const budget of [1, 5, 10, 20]) {
+      const res = await call({ query, budget });
+      expect(res.status, String(budget)).toBe(400);
+      expect(await res.json()).toEqual({
+        error: { status: 400, code: "invalid_input", message: `invalid input: budget: must be at least ${floor} tokens, what the empty answer already costs` },
+      });
+    }
+    for (const budget of [floor, floor + 5, floor + 30, floor + 120, 300, 1000, 4096]) {
+      const a = await answer({ query, budget });
+      expect(a.used, String(budget)).toBe(enc.encode(serialized(a)).length);
+      expect(a.used).toBeLessThanOrEqual(budget);
+    }
+    const small = await answer({ query, budget: 300 });
+    expect(small.declarations.length + small.cells.length).toBeGreaterThan(0);
   });
 });

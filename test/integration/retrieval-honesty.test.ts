@@ -159,7 +159,7 @@ describe("retrieval answers say where each row comes from", () => {
       expect(open.entities.length).toBeGreaterThan(0);
       expect(open.artifacts.map((x) => x.title)).toEqual(["Launch and billing audit"]);
       const none = await memory({ query: "launch billing audit Dana Reyes", fileIds: ["fil_unknown"] });
-      expect(none).toMatchObject({ cells: [], entities: [], artifacts: [] });
+      expect(none).toMatchObject({ cells: [], entities: [], artifacts: [], declarations: [] });
     });
 
     it("entities, cells and artifacts all come from the named files", async () => {
@@ -183,7 +183,7 @@ describe("retrieval answers say where each row comes from", () => {
 
   describe("every accepted budget is kept, counted one way", () => {
     const query = "When is the launch, who leads the billing audit, and how does parseConfig read settings?";
-    const emptyAnswer = JSON.stringify({ query, cells: [], entities: [], artifacts: [] });
+    const emptyAnswer = JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [] });
 
     it("memory_query: used is the exact count of the rows as answered and never exceeds any budget from the floor to 4096", async () => {
       const floor = tokens(emptyAnswer);
@@ -193,14 +193,14 @@ describe("retrieval answers say where each row comes from", () => {
         `invalid input: budget: must be at least ${floor} tokens, what the empty answer already costs`,
       );
       const atFloor = await memory({ query, budget: floor });
-      expect(atFloor).toMatchObject({ cells: [], entities: [], artifacts: [], used: floor });
+      expect(atFloor).toMatchObject({ cells: [], entities: [], artifacts: [], declarations: [], used: floor });
       const full = await memory({ query, budget: 4096 });
       expect(full.cells.length).toBeGreaterThan(3);
       await fc.assert(
         fc.asyncProperty(fc.integer({ min: floor, max: 4096 }), async (budget) => {
           const a = await memory({ query, budget });
           expect(a.budget).toBe(budget);
-          expect(a.used).toBe(tokens(JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts })));
+          expect(a.used).toBe(tokens(JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations })));
           expect(a.used).toBeLessThanOrEqual(budget);
         }),
         { numRuns: 40 },
@@ -216,6 +216,12 @@ describe("retrieval answers say where each row comes from", () => {
       );
       expect(tokens(JSON.stringify({ declarations: [], files: [] }))).toBe(8);
       expect(await result<Pack>("code_context_pack", { task, budget: 8 })).toMatchObject({ used: 8, declarations: [], files: [] });
+      for (const budget of [1, 5]) expect((await call("code_context_pack", { task, budget })).status, String(budget)).toBe(400);
+      for (const budget of [10, 20, 40, 80]) {
+        const p = await result<Pack>("code_context_pack", { task, budget });
+        expect(p.used, String(budget)).toBe(tokens(JSON.stringify({ declarations: p.declarations, files: p.files })));
+        expect(p.used, String(budget)).toBeLessThanOrEqual(budget);
+      }
       await fc.assert(
         fc.asyncProperty(fc.integer({ min: 8, max: 4096 }), async (budget) => {
           const p = await result<Pack>("code_context_pack", { task, budget });

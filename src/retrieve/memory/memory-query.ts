@@ -4,10 +4,14 @@ import type { EntityBrief, Link } from "../../store/graph/graph-neighbors.js";
 import { cellSources, entitiesInFiles, symbolEntityPaths } from "../../store/graph/answer-sources.js";
 import type { SourceSpan } from "../../store/graph/source-span.js";
 import { bestCellsOfFiles, searchCells, searchFiles } from "../../store/search/lexical-search.js";
-import type { CellHit } from "../../store/search/lexical-search.js";
+import type { CellHit, FileHit } from "../../store/search/lexical-search.js";
 import { packRows } from "../pack-rows.js";
 import { weightedPageRank } from "../page-rank.js";
 import { ftsAnyOf, queryNgrams, queryTerms } from "../query-terms.js";
+import { rankDeclarations } from "./code-rows.js";
+import { FEEDBACK_DOCUMENTS, feedbackTerms } from "./feedback-terms.js";
+import type { FeedbackDocument } from "./feedback-terms.js";
+import type { AnswerDeclaration } from "./code-rows.js";
 import { dropRedundant, fuseCells } from "./rank-cells.js";
 import { relatedArtifacts } from "./related-artifacts.js";
 import type { FusionWeights, RankedCell } from "./rank-cells.js";
@@ -38,11 +42,15 @@ export interface AnswerEntity {
   filepath?: string;
 }
 
+export type { AnswerDeclaration } from "./code-rows.js";
+
 export interface MemoryQueryAnswer {
   query: string;
   cells: AnswerCell[];
   entities: AnswerEntity[];
   artifacts: Array<{ artifactId: string; title: string }>;
+  /** Code declarations answering the question (see code-rows.ts), their own cells left out of `cells`. */
+  declarations: AnswerDeclaration[];
   budget: number;
   used: number;
 }
@@ -59,7 +67,14 @@ const WALK_CELLS = 100;
  */
 const sourcedCells = (budget: number) => Math.ceil(budget / 16) + 64;
 
-type Row = ({ t: "cell" } & AnswerCell) | ({ t: "entity" } & AnswerEntity) | { t: "artifact"; artifactId: string; title: string };
+type Row =
+  | ({ t: "cell" } & AnswerCell)
+  | ({ t: "entity" } & AnswerEntity)
+  | { t: "artifact"; artifactId: string; title: string }
+  | ({ t: "declaration" } & AnswerDeclaration);
+
+/** Named entities listed (and walked from) only when their name names at most this many: `router` naming a dozen variables names none of them. */
+const MAX_SAME_NAME = 3;
 
 /**
  * Ranked retrieval packed to a token budget: BM25 over cells and over whole
@@ -67,6 +82,8 @@ type Row = ({ t: "cell" } & AnswerCell) | ({ t: "entity" } & AnswerEntity) | { t
  * the cell–entity graph, fused, de-duplicated and packed greedily. The
  * project's artifacts whose title or purpose the question matches are rows
  * of the same packing, after the named entities, so they count in `used`.
+ * Code declarations answering the question (code-rows.ts) alternate with
+ * the cells, their own cells left out of `cells`.
  * Each cell row carries its source (file and span) and a symbol its file,
  * counted too; `fileIds` keeps only rows derived from those files, of
  * every kind.
@@ -79,29 +96,52 @@ export async function memoryQuery(
 ): Promise<MemoryQueryAnswer> {
   const { projectIds } = scope;
   const count = tools.tokens;
-  const ranked = await rankCells(q, projectIds, req);
+  const [ranked, declarations] = await Promise.all([
+    rankCells(q, projectIds, req),
+    rankDeclarations(q, projectIds, queryTerms(req.query), req.fileIds),
+  ]);
   const seeds = ranked.seeds;
   const related = await relatedEntities(q, ranked.cells.slice(0, 30).map((c) => c.cellId), ranked.walkEntities, seeds, req.fileIds);
   const artifacts = await relatedArtifacts(q, projectIds[0]!, req.query, req.fileIds);
-  const cells = await sourced(q, ranked.cells.slice(0, sourcedCells(req.budget)));
+  const declared = new Set(declarations.flatMap((d) => (d.cellId ? [d.cellId] : [])));
+  const cells = await sourced(q, ranked.cells.filter((c) => !declared.has(c.cellId)).slice(0, sourcedCells(req.budget)));
   const entities = await withFiles(q, [...seeds, ...related]);
   const rows: Row[] = [
     ...entities.slice(0, seeds.length).map((e) => ({ t: "entity" as const, ...e })),
     ...artifacts.map((a) => ({ t: "artifact" as const, ...a })),
-    ...cells.map((c) => ({ t: "cell" as const, ...c })),
+    ...interleave(
+      declarations.map(({ cellId: _cell, ...d }) => ({ t: "declaration" as const, ...d })),
+      cells.map((c) => ({ t: "cell" as const, ...c })),
+    ),
     ...entities.slice(seeds.length).map((e) => ({ t: "entity" as const, ...e })),
   ];
   const packed = packRows(rows, req.budget, count, (r) => JSON.stringify(shape(req.query, r)));
   return { ...shape(req.query, packed.rows), budget: req.budget, used: packed.used };
 }
 
+/**
+ * Declarations and cells alternately, each list in its own rank order: a
+ * code question's declarations and a prose question's claims both reach
+ * the head of the packing, whichever list the question is better answered
+ * by, and neither can take the whole budget while the other has rows.
+ */
+function interleave<A, B>(a: readonly A[], b: readonly B[]): Array<A | B> {
+  const out: Array<A | B> = [];
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (i < a.length) out.push(a[i]!);
+    if (i < b.length) out.push(b[i]!);
+  }
+  return out;
+}
+
 /** The answer's rows as serialized: `used` is the token count of exactly this. */
-function shape(query: string, rows: Row[]): Pick<MemoryQueryAnswer, "query" | "cells" | "entities" | "artifacts"> {
+function shape(query: string, rows: Row[]): Pick<MemoryQueryAnswer, "query" | "cells" | "entities" | "artifacts" | "declarations"> {
   return {
     query,
     cells: rows.flatMap(({ t, ...c }) => (t === "cell" ? [c as AnswerCell] : [])),
     entities: rows.flatMap(({ t, ...e }) => (t === "entity" ? [e as AnswerEntity] : [])),
     artifacts: rows.flatMap((r) => (r.t === "artifact" ? [{ artifactId: r.artifactId, title: r.title }] : [])),
+    declarations: rows.flatMap(({ t, ...d }) => (t === "declaration" ? [d as AnswerDeclaration] : [])),
   };
 }
 
@@ -131,15 +171,45 @@ async function inFiles(q: Queryable, entities: EntityBrief[], fileIds: readonly 
   return entities.filter((e) => kept.has(e.entityId));
 }
 
+/** What a query's cell ranking is fused from (kept apart so the evaluation can tune the fusion without searching again). */
+export interface CellSignals {
+  pool: CellHit[];
+  files: FileHit[];
+  /** Documents by BM25 of the query expanded with feedback terms of the best documents (feedback-terms.ts). */
+  feedback: FileHit[];
+  walk: { cells: Map<string, number>; entities: Map<string, number> };
+  seeds: EntityBrief[];
+}
+
 /** The fused cell ranking of a query (also used by the evaluation). */
 export async function rankCells(
   q: Queryable,
   projectIds: string[],
   req: Pick<MemoryQueryRequest, "query" | "fileIds" | "entities" | "weights">,
 ): Promise<{ cells: RankedCell[]; walkEntities: Map<string, number>; seeds: EntityBrief[] }> {
+  const s = await cellSignals(q, projectIds, req);
+  return { cells: fuseSignals(s, req.weights), walkEntities: s.walk.entities, seeds: s.seeds };
+}
+
+/** The fusion of {@link cellSignals}, redundant cells dropped. */
+export function fuseSignals(s: CellSignals, weights?: FusionWeights): RankedCell[] {
+  return dropRedundant(fuseCells(s.pool, s.files, s.walk.cells, weights, { feedback: s.feedback }));
+}
+
+/**
+ * The signals of a query's cells: BM25 over cells and over whole documents
+ * (any term), BM25 of documents for the query expanded by feedback from the
+ * best documents, and the walk from the seed entities.
+ */
+export async function cellSignals(
+  q: Queryable,
+  projectIds: string[],
+  req: Pick<MemoryQueryRequest, "query" | "fileIds" | "entities">,
+): Promise<CellSignals> {
   const seeds = await seedEntities(q, projectIds, req);
   const terms = queryTerms(req.query);
-  if (terms.length === 0) return { cells: [], walkEntities: new Map(), seeds };
+  const empty = { cells: new Map<string, number>(), entities: new Map<string, number>() };
+  if (terms.length === 0) return { pool: [], files: [], feedback: [], walk: empty, seeds };
   const match = ftsAnyOf(terms);
   const [hits, files] = await Promise.all([
     searchCells(q, projectIds, match, CELL_POOL, req.fileIds),
@@ -147,15 +217,39 @@ export async function rankCells(
   ]);
   const seen = new Set(hits.map((h) => h.fileId));
   const docCells = await bestCellsOfFiles(q, match, files.filter((f) => !seen.has(f.fileId)).slice(0, 100).map((f) => f.fileId), 2);
-  const walk = await walkFrom(q, seeds.map((s) => s.entityId), req.fileIds);
-  const pool: CellHit[] = [...hits, ...docCells, ...walk.extra];
-  return { cells: dropRedundant(fuseCells(pool, files, walk.scores.cells, req.weights)), walkEntities: walk.scores.entities, seeds };
+  const pool = [...hits, ...docCells];
+  const expansion = feedbackTerms(feedbackDocuments(files, pool), terms);
+  const [walk, feedback] = await Promise.all([
+    walkFrom(q, seeds.map((s) => s.entityId), req.fileIds),
+    expansion.length > 0 ? searchFiles(q, projectIds, ftsAnyOf([...terms, ...expansion]), FILE_POOL, req.fileIds) : Promise.resolve([]),
+  ]);
+  return { pool: [...pool, ...walk.extra], files, feedback, walk: walk.scores, seeds };
+}
+
+/** The best documents of the first ranking with the text of their cells it read. */
+function feedbackDocuments(files: readonly FileHit[], pool: readonly CellHit[]): FeedbackDocument[] {
+  return files.slice(0, FEEDBACK_DOCUMENTS).map((f) => ({ score: f.score, texts: pool.filter((c) => c.fileId === f.fileId).map((c) => c.text) }));
 }
 
 /** Entities the query or `entities` name; with `fileIds`, only those backing a cell of those files. */
 async function seedEntities(q: Queryable, projectIds: string[], req: Pick<MemoryQueryRequest, "query" | "entities" | "fileIds">): Promise<EntityBrief[]> {
-  const names = [...queryNgrams(req.query), ...(req.entities ?? []).map((e) => e.toLowerCase().trim())].filter(Boolean);
-  return inFiles(q, await entitiesNamed(q, projectIds, [...new Set(names)]), req.fileIds);
+  const given = (req.entities ?? []).map((e) => e.toLowerCase().trim()).filter(Boolean);
+  const named = await entitiesNamed(q, projectIds, [...new Set([...queryNgrams(req.query), ...given])]);
+  return inFiles(q, unambiguous(named, new Set(given)), req.fileIds);
+}
+
+/**
+ * Drops the entities of a name the query happens to contain when that name
+ * names more than {@link MAX_SAME_NAME} of them (a dozen variables called
+ * `router`): listing them tells the caller nothing and walking from all of
+ * them spreads the walk over unrelated files. Names the caller gave in
+ * `entities` are kept whatever their count.
+ */
+function unambiguous(entities: readonly EntityBrief[], given: ReadonlySet<string>): EntityBrief[] {
+  const key = (e: EntityBrief) => e.name.toLowerCase();
+  const counts = new Map<string, number>();
+  for (const e of entities) counts.set(key(e), (counts.get(key(e)) ?? 0) + 1);
+  return entities.filter((e) => counts.get(key(e))! <= MAX_SAME_NAME || given.has(key(e)));
 }
 
 async function walkFrom(q: Queryable, seedIds: string[], fileIds?: string[]) {

@@ -13,35 +13,53 @@ export interface FusionWeights {
   cell: number;
   document: number;
   graph: number;
+  /** Documents matching the query expanded by pseudo-relevance feedback (see feedback-terms.ts). */
+  feedback?: number;
 }
 
-export const DEFAULT_WEIGHTS: FusionWeights = { cell: 0.5, document: 3, graph: 1 };
+/** Document-level signals beside whole-document BM25, each a ranked list of documents. */
+export interface DocumentSignals {
+  feedback?: readonly FileHit[];
+}
+
+/** `feedback` measured on SciFact's train split (bench/eval-scifact.ts --tune): 0.704 → 0.710 nDCG@10, flat from 0.5 to 2. */
+export const DEFAULT_WEIGHTS: FusionWeights = { cell: 0.5, document: 3, graph: 1, feedback: 1 };
 
 /**
  * Fuses the signals into one score per cell: its own BM25, its document's
- * BM25 (a claim is read in its document's context) and its graph-walk mass,
- * each scaled by the best of its kind.
+ * BM25 (a claim is read in its document's context), its document's BM25 for
+ * the query expanded by feedback, and its graph-walk mass, each scaled by
+ * the best of its kind.
  */
 export function fuseCells(
   hits: readonly CellHit[],
   files: readonly FileHit[],
   walk: ReadonlyMap<string, number>,
   weights: FusionWeights = DEFAULT_WEIGHTS,
+  extra: DocumentSignals = {},
 ): RankedCell[] {
   const maxCell = Math.max(1e-9, ...hits.map((h) => h.score));
   const fileScore = new Map(files.map((f) => [f.fileId, f.score]));
   const maxFile = Math.max(1e-9, ...files.map((f) => f.score));
   const maxWalk = Math.max(1e-9, ...walk.values());
+  const feedback = scaled(extra.feedback ?? []);
   const byId = new Map<string, RankedCell>();
   for (const h of hits) {
     const score =
       weights.cell * (h.score / maxCell) +
       weights.document * ((fileScore.get(h.fileId) ?? 0) / maxFile) +
-      weights.graph * ((walk.get(h.cellId) ?? 0) / maxWalk);
+      weights.graph * ((walk.get(h.cellId) ?? 0) / maxWalk) +
+      (weights.feedback ?? 0) * (feedback.get(h.fileId) ?? 0);
     const prev = byId.get(h.cellId);
     if (!prev || prev.score < score) byId.set(h.cellId, { ...h, score });
   }
   return [...byId.values()].sort((a, b) => b.score - a.score || a.cellId.localeCompare(b.cellId));
+}
+
+/** A ranked list's scores divided by its best. */
+function scaled(list: readonly FileHit[]): Map<string, number> {
+  const top = Math.max(1e-9, ...list.map((f) => f.score));
+  return new Map(list.map((f) => [f.fileId, f.score / top]));
 }
 
 /** Words of a text, for near-duplicate checks. */

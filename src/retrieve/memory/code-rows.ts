@@ -1,0 +1,238 @@
+import type { Queryable } from "../../store/db.js";
+import {
+  declarationCount,
+  declarationFrequency,
+  declarationMembers,
+  declarationRows,
+  declarationsMatching,
+  declarationTexts,
+  scoreDeclarations,
+  searchDeclarations,
+} from "../../store/search/declaration-search.js";
+import type { DeclarationHit, DeclarationRow } from "../../store/search/declaration-search.js";
+import { isTestPath } from "../code/test-paths.js";
+import { ftsAllOf, ftsAnyOf } from "../query-terms.js";
+
+/**
+ * A declaration row of a memory answer: what an agent needs to cite and
+ * open it (file id, project path, line span) and to tell it from another of
+ * the same name (kind, container), its header, the first sentence of its
+ * doc comment, and for a type-like declaration its members' headers.
+ */
+export interface AnswerDeclaration {
+  symbolId: string;
+  /** Qualified name, container included (`SmartRouter.match`). */
+  name: string;
+  kind: string;
+  /** The enclosing declaration's qualified name; absent at top level. */
+  container?: string;
+  signature: string;
+  doc?: string;
+  fileId: string;
+  filepath: string;
+  lineStart: number;
+  lineEnd: number;
+  /** Headers of the members directly inside a class, interface, object type, enum, struct or trait, in line order. */
+  members?: string[];
+  /** The declaration's cell (dropped from the row: used to leave that cell out of `cells`). */
+  cellId?: string | null;
+}
+
+/** Declarations scored at most (the any-term query's pool, and each covering query's), and listed at most. */
+const POOL = 300;
+const COVERING_POOL = 50;
+/** Questions of at most this many terms also look for declarations holding all terms but one (one query per term left out). */
+const MAX_SUBSET_TERMS = 6;
+const MAX_ROWS = 30;
+/** A row is kept while its score is at least this share of the best. */
+const CUT = 0.1;
+const MAX_MEMBERS = 24;
+const MAX_HEADER = 200;
+const MAX_DOC = 200;
+/** Score factors: each earlier row that matched the same set of terms, or sits in the same file; a test or peripheral path. */
+const SAME_TERMS = 0.6;
+const SAME_FILE = 0.8;
+const ASIDE = 0.5;
+
+/** Folders beside the main source, whose declarations a question about the code rarely means: scripts, examples, docs, benchmarks, fixtures. */
+const PERIPHERAL_FOLDER = /(^|\/)(scripts?|examples?|samples?|demos?|docs?|site|www|website|benchmarks?|bench|fixtures?|playground|e2e)\//i;
+
+const TYPE_LIKE = new Set(["class", "interface", "type", "enum", "struct", "trait", "namespace", "module"]);
+
+/** A term's inverse document frequency over the indexed declarations (BM25's form, never negative). */
+const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5));
+
+/**
+ * Declarations answering a question, ranked by BM25 over the declaration
+ * index (names and qualified names split as identifiers, header, doc
+ * comment, path and body), times how much of the question's rarity they
+ * cover: the share of the question's summed term IDF that the declaration
+ * matches. A word naming hundreds of declarations (`router`) is cheap, so
+ * matching it alone covers little, and a declaration matching the rarer
+ * words too ranks above the many that share the common one. Tests and
+ * peripheral folders (examples, benchmarks, scripts) count half, as in
+ * code_context_pack. Rows are then picked greedily with diversity: each
+ * earlier pick that matched exactly the same terms, or sits in the same
+ * file, lowers a candidate's score, so one term or one file cannot fill the
+ * list. The list stops where scores fall below a quarter of the best.
+ */
+export async function rankDeclarations(
+  q: Queryable,
+  projectIds: readonly string[],
+  terms: readonly string[],
+  fileIds: readonly string[] | undefined,
+): Promise<AnswerDeclaration[]> {
+  if (terms.length === 0) return [];
+  const hits = await candidates(q, projectIds, terms, fileIds);
+  if (hits.length === 0) return [];
+  const ids = hits.map((h) => h.symbolId);
+  const [n, matched] = await Promise.all([
+    declarationCount(q),
+    Promise.all(terms.map(async (t) => ({ term: t, df: await declarationFrequency(q, ftsAnyOf([t])), has: await declarationsMatching(q, projectIds, ids, ftsAnyOf([t])) }))),
+  ]);
+  const weights = matched.map((m) => ({ ...m, idf: m.df > 0 ? idf(n, m.df) : 0 }));
+  const total = weights.reduce((s, w) => s + w.idf, 0) || 1;
+  const rows = new Map((await declarationRows(q, projectIds, ids)).map((r) => [r.symbolId, r]));
+  const top = Math.max(...hits.map((h) => h.score), 1e-9);
+  const scored = hits.flatMap((h) => {
+    const row = rows.get(h.symbolId);
+    if (!row) return [];
+    const hit = weights.filter((w) => w.has.has(h.symbolId));
+    const coverage = hit.reduce((s, w) => s + w.idf, 0) / total;
+    const aside = isTestPath(row.path) || PERIPHERAL_FOLDER.test(row.path) ? ASIDE : 1;
+    return [{ row, score: (h.score / top) * coverage * aside, terms: hit.map((w) => w.term).join(" ") }];
+  });
+  const picked = diversify(scored);
+  return Promise.all(picked.map((r) => answerRow(q, projectIds, r)));
+}
+
+/**
+ * The declarations scored: the best of BM25 over any of the terms, and the
+ * best holding all of them or all but one (BM25 over any term favours short
+ * declarations, so a long body holding every word of the question can sit
+ * below hundreds of short ones holding one common word). All are scored
+ * with the any-term BM25.
+ */
+async function candidates(q: Queryable, projectIds: readonly string[], terms: readonly string[], fileIds: readonly string[] | undefined): Promise<DeclarationHit[]> {
+  const any = ftsAnyOf(terms);
+  const subsets = terms.length < 2 ? [] : [terms, ...(terms.length <= MAX_SUBSET_TERMS ? terms.map((_, i) => terms.filter((_, j) => j !== i)) : [])];
+  const lists = await Promise.all([
+    searchDeclarations(q, projectIds, any, POOL, fileIds),
+    ...subsets.filter((s) => s.length >= 2).map((s) => searchDeclarations(q, projectIds, ftsAllOf(s), COVERING_POOL, fileIds)),
+  ]);
+  const known = new Set(lists[0]!.map((h) => h.symbolId));
+  const extra = [...new Set(lists.slice(1).flatMap((l) => l.map((h) => h.symbolId)))].filter((id) => !known.has(id));
+  const scores = await scoreDeclarations(q, projectIds, extra, any);
+  return [...lists[0]!, ...extra.flatMap((id) => (scores.has(id) ? [{ symbolId: id, score: scores.get(id)! }] : []))];
+}
+
+/** Greedy picks, each candidate's score lowered by earlier picks of the same terms or file; stops at the relevance cut. */
+function diversify(scored: Array<{ row: DeclarationRow; score: number; terms: string }>): DeclarationRow[] {
+  const left = [...scored];
+  const out: DeclarationRow[] = [];
+  const byTerms = new Map<string, number>();
+  const byFile = new Map<string, number>();
+  let best = 0;
+  while (left.length > 0 && out.length < MAX_ROWS) {
+    let at = -1;
+    let value = 0;
+    for (const [i, c] of left.entries()) {
+      const v = c.score * SAME_TERMS ** (byTerms.get(c.terms) ?? 0) * SAME_FILE ** (byFile.get(c.row.fileId) ?? 0);
+      if (v > value) [at, value] = [i, v];
+    }
+    if (at < 0) break;
+    best ||= value;
+    if (value < CUT * best) break;
+    const [c] = left.splice(at, 1);
+    out.push(c!.row);
+    byTerms.set(c!.terms, (byTerms.get(c!.terms) ?? 0) + 1);
+    byFile.set(c!.row.fileId, (byFile.get(c!.row.fileId) ?? 0) + 1);
+  }
+  return out;
+}
+
+const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+
+/** The first sentence (or line) of a doc comment. */
+function firstSentence(doc: string | null): string | undefined {
+  const text = doc?.trim();
+  if (!text) return undefined;
+  const line = text.split(/\n\s*\n/)[0]!.replace(/\s+/g, " ");
+  const end = line.search(/[.!?](\s|$)/);
+  return clip(end >= 0 ? line.slice(0, end + 1) : line, MAX_DOC);
+}
+
+async function answerRow(q: Queryable, projectIds: readonly string[], d: DeclarationRow): Promise<AnswerDeclaration> {
+  const dot = d.qualifiedName.lastIndexOf(".");
+  const doc = firstSentence(d.doc);
+  const members = TYPE_LIKE.has(d.kind) ? await membersOf(q, projectIds, d) : [];
+  return {
+    symbolId: d.symbolId,
+    name: d.qualifiedName,
+    kind: d.kind,
+    ...(d.depth > 0 && dot > 0 ? { container: d.qualifiedName.slice(0, dot) } : {}),
+    signature: clip(d.signature, MAX_HEADER),
+    ...(doc ? { doc } : {}),
+    fileId: d.fileId,
+    filepath: d.path,
+    lineStart: d.lineStart,
+    lineEnd: d.lineEnd,
+    ...(members.length > 0 ? { members } : {}),
+    cellId: d.cellId,
+  };
+}
+
+/**
+ * A type-like declaration's members: the declarations read inside it, or,
+ * for an object type whose members are no declarations of their own
+ * (`type Options = { origin?: string; … }`), the member lines of its text.
+ */
+async function membersOf(q: Queryable, projectIds: readonly string[], d: DeclarationRow): Promise<string[]> {
+  const inside = await declarationMembers(q, d, MAX_MEMBERS);
+  if (inside.length > 0) return inside.map((m) => clip(m.signature, MAX_HEADER / 2));
+  const text = (await declarationTexts(q, projectIds, [d.symbolId])).get(d.symbolId);
+  return text ? objectMembers(text).slice(0, MAX_MEMBERS).map((m) => clip(m, MAX_HEADER / 2)) : [];
+}
+
+/** True when every parenthesis and bracket opened in the text is closed in it. */
+function balanced(text: string): boolean {
+  let depth = 0;
+  for (const ch of text) {
+    if (ch === "(" || ch === "[") depth++;
+    else if (ch === ")" || ch === "]") depth--;
+  }
+  return depth === 0;
+}
+
+const MEMBER_START = /^\s*(?:readonly\s+)?(?:[A-Za-z_$#][\w$]*|'[^']*'|"[^"]*"|\[[^\]]+\])\??\s*[:(<]/;
+
+/**
+ * The member lines of the declaration's own braced body (the first brace,
+ * when no bracket or parenthesis is open before it): each
+ * line that starts a member (`name:`, `name?:`, `name(`) at the body's own
+ * nesting level, whitespace collapsed. Strings and comments are not
+ * parsed: a brace inside one can end the walk early, which loses members,
+ * never invents one.
+ */
+export function objectMembers(text: string): string[] {
+  const open = text.indexOf("{");
+  if (open < 0 || !balanced(text.slice(0, open))) return [];
+  const out: string[] = [];
+  let depth = 1;
+  let lineStart = open + 1;
+  for (let i = open + 1; i < text.length && depth > 0; i++) {
+    const ch = text[i]!;
+    if (ch === "{" || ch === "(" || ch === "[") depth++;
+    else if (ch === "}" || ch === ")" || ch === "]") depth--;
+    if (ch === "\n" || depth === 0) {
+      lineStart = i + 1;
+      continue;
+    }
+    if (depth === 1 && i === lineStart) {
+      const end = text.indexOf("\n", i);
+      const line = text.slice(i, end < 0 ? text.length : end);
+      if (MEMBER_START.test(line)) out.push(line.trim().replace(/\s+/g, " ").replace(/[;,]$/, ""));
+    }
+  }
+  return out;
+}
