@@ -12,6 +12,12 @@
  * changed in between; the baselines re-index the same files. Nothing in
  * src/ is tuned on these instances: this is a reported figure.
  *
+ * code_context_pack gets the issue text as its task. Its file ranking is
+ * read as bench/eval-code.ts reads it (the `files` list, tests and duplicate
+ * copies left out, then the declarations' files); the files in declaration
+ * order are printed beside it. Its function ranking is its functions,
+ * methods and classes in pack order.
+ *
  *   node --import tsx bench/eval-swebench.ts (--data DIR | PKS_BENCH_DATA) (--mirrors DIR | PKS_MIRRORS)
  *        [--limit N] [--repos owner/name,...] [--budgets 8192,4096]
  */
@@ -31,7 +37,15 @@ import { benchData, mirrorsDir } from "./lib/locations.js";
 import { B, Bm25Index, Fts5Terms, K1 } from "./lib/swe-bm25.js";
 import { selectInstances } from "./lib/swe-instances.js";
 import type { SweInstance, SweRepoGroup } from "./lib/swe-instances.js";
-import { FUNCTION_KINDS, fileHit, firstGoldRank, functionHit, packFileRanking, packFunctionRanking } from "./lib/swe-localisation.js";
+import {
+  FUNCTION_KINDS,
+  fileHit,
+  firstGoldRank,
+  functionHit,
+  packDeclarationFileRanking,
+  packFileRanking,
+  packFunctionRanking,
+} from "./lib/swe-localisation.js";
 import type { RankedFunction } from "./lib/swe-localisation.js";
 import { TreeIngest } from "./lib/tree-ingest.js";
 
@@ -216,11 +230,10 @@ async function runRepo(group: SweRepoGroup, terms: Fts5Terms): Promise<{ outcome
         const start = performance.now();
         const pack = await codeContextPack(app.db, { projectIds: [local.projectId] }, { task: inst.task, budget }, app.tools);
         const ms = performance.now() - start;
-        methods[`pks@${budget}`] = {
-          ...ranked(inst, packFileRanking(pack), packFunctionRanking(pack), ms),
-          declarations: pack.declarations.length,
-          used: pack.used,
-        };
+        const functions = packFunctionRanking(pack);
+        const size = { declarations: pack.declarations.length, used: pack.used };
+        methods[`pks@${budget}`] = { ...ranked(inst, packFileRanking(pack), functions, ms), ...size };
+        methods[`pks@${budget}/declaration-order`] = { ...ranked(inst, packDeclarationFileRanking(pack), functions, ms), ...size };
       }
       const bm25 = await baselines.rank(inst);
       methods["bm25-file"] = bm25.file;
@@ -306,7 +319,10 @@ async function main(): Promise<void> {
   }
 
   const rows: Array<{ method: string } & Figures> = [
-    ...BUDGETS.map((b) => ({ method: `code_context_pack ${b}`, ...figures(outcomes, `pks@${b}`, `pks@${b}`) })),
+    ...BUDGETS.flatMap((b) => [
+      { method: `code_context_pack ${b}`, ...figures(outcomes, `pks@${b}`, `pks@${b}`) },
+      { method: `  files in declaration order`, ...figures(outcomes, `pks@${b}/declaration-order`, `pks@${b}/declaration-order`) },
+    ]),
     { method: "BM25 (files; declarations)", ...figures(outcomes, "bm25-file", "bm25-function") },
   ];
   console.log(`\nSWE-bench Lite localisation: ${run} of ${total} instances (${repos.map((r) => `${r.repo.split("/")[1]} ${r.instances}/${r.ofTotal}`).join(", ")})`);

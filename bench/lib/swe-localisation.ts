@@ -19,17 +19,33 @@ export const FUNCTION_KINDS: ReadonlySet<string> = new Set(["function", "method"
 /** The pack shape read here (a subset of code_context_pack's answer). */
 export interface PackLike {
   declarations: ReadonlyArray<{ symbol: string; kind: string; filepath: string }>;
-  files: ReadonlyArray<{ filepath: string }>;
+  files: ReadonlyArray<{ filepath: string; reason: string }>;
 }
 
+/** `files` rows that are not a relevance judgement of the file itself. */
+const NOT_RANKED = new Set(["test", "duplicate"]);
+
 /**
- * Files in the order an agent meets them in a pack: each declaration's file
- * at its first declaration, then the `files` list's paths not yet named.
+ * The pack's file ranking, read as bench/eval-code.ts reads it: the `files`
+ * list in its order (tests of packed declarations and duplicate copies left
+ * out), then the files of its declarations not yet named.
  */
 export function packFileRanking(pack: PackLike): string[] {
   const seen = new Set<string>();
+  for (const f of pack.files) if (!NOT_RANKED.has(f.reason)) seen.add(f.filepath);
   for (const d of pack.declarations) seen.add(d.filepath);
-  for (const f of pack.files) seen.add(f.filepath);
+  return [...seen];
+}
+
+/**
+ * Files in the order an agent reading the pack top to bottom meets them:
+ * each declaration's file at its first declaration, then the `files` list's
+ * other paths (tests and duplicates left out here too).
+ */
+export function packDeclarationFileRanking(pack: PackLike): string[] {
+  const seen = new Set<string>();
+  for (const d of pack.declarations) seen.add(d.filepath);
+  for (const f of pack.files) if (!NOT_RANKED.has(f.reason)) seen.add(f.filepath);
   return [...seen];
 }
 

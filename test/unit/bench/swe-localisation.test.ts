@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Bm25Index, Fts5Terms } from "../../../bench/lib/swe-bm25.js";
-import { fileHit, functionHit, packFileRanking, packFunctionRanking } from "../../../bench/lib/swe-localisation.js";
+import { fileHit, functionHit, packDeclarationFileRanking, packFileRanking, packFunctionRanking } from "../../../bench/lib/swe-localisation.js";
 
 describe("SWE-bench localisation scoring", () => {
   const pack = {
@@ -10,11 +10,19 @@ describe("SWE-bench localisation scoring", () => {
       { symbol: "HTTPAdapter.send", kind: "method", filepath: "requests/adapters.py" },
       { symbol: "Session", kind: "class", filepath: "requests/sessions.py" },
     ],
-    files: [{ filepath: "requests/models.py" }, { filepath: "requests/sessions.py" }],
+    files: [
+      { filepath: "requests/models.py", reason: "match" },
+      { filepath: "tests/test_requests.py", reason: "test" },
+      { filepath: "requests/sessions.py", reason: "match" },
+    ],
   };
 
-  it("ranks files by first appearance, declarations before the files list", () => {
-    expect(packFileRanking(pack)).toEqual(["requests/sessions.py", "requests/adapters.py", "requests/models.py"]);
+  it("ranks files by the files list, then the declarations' files; tests are no file ranking", () => {
+    expect(packFileRanking(pack)).toEqual(["requests/models.py", "requests/sessions.py", "requests/adapters.py"]);
+  });
+
+  it("ranks files in declaration order as the other reading", () => {
+    expect(packDeclarationFileRanking(pack)).toEqual(["requests/sessions.py", "requests/adapters.py", "requests/models.py"]);
   });
 
   it("ranks functions, methods and classes only, in pack order", () => {
@@ -22,7 +30,7 @@ describe("SWE-bench localisation scoring", () => {
   });
 
   it("counts a hit only when every gold item is within the top k", () => {
-    const files = packFileRanking(pack);
+    const files = packDeclarationFileRanking(pack);
     expect(fileHit(files, ["requests/adapters.py"], 1)).toBe(false);
     expect(fileHit(files, ["requests/adapters.py"], 2)).toBe(true);
     expect(fileHit(files, [], 5)).toBe(false);
