@@ -56,6 +56,8 @@ export default defineConfig({
           include: ["test/browser/**/*.test.ts"],
           testTimeout: 60_000,
           hookTimeout: 60_000,
+          // A page read right after a click may still be loading on a busy machine.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],
