@@ -220,19 +220,22 @@ describe("code_context_pack", () => {
 
 /** A small tree whose shape shows what the pack does beyond the first ranking. */
 const MORE_FILES: Array<[string, string]> = [
-  // One word in many names: every class has a constructor.
+  // One word in many names: every class has a constructor (taking a `name`), and one long body holds the rarer word.
   ...Array.from({ length: 30 }, (_, i): [string, string] => [
     `src/models/model-${i}.ts`,
-    `/** Model number ${i}. */\nexport class Model${i} {\n  constructor(readonly id: number) {}\n  /** The label of model ${i}. */\n  label(): string {\n    return "m${i}";\n  }\n}\n`,
+    `/** Model number ${i}. */\nexport class Model${i} {\n  constructor(readonly name: string) {}\n  /** The label of model ${i}. */\n  label(): string {\n    return "m${i}";\n  }\n}\n`,
   ]),
   [
     "src/server/dispatch.ts",
-    `/** Routes a request to its handler and turns failures into responses. */
+    `declare function log(...args: unknown[]): void;
+
+/** Routes a request to its handler and turns failures into responses. */
 export function dispatch(handler: () => unknown): unknown {
   try {
     return handler();
   } catch (err) {
     if (err instanceof RangeError) return { status: 400 };
+${Array.from({ length: 40 }, (_, i) => `    log("step ${i} of the failure path", handler, err);`).join("\n")}
     throw err;
   }
 }

@@ -3,7 +3,7 @@ export interface Candidate<T> {
   item: T;
   file: string;
   score: number;
-  /** Term → the share of `score` that term earned (its BM25 part); the rest of `score` is term-free. */
+  /** Term → the part of the evidence that term earned (its BM25 part); a candidate without terms never decays by term. */
   terms: ReadonlyMap<string, number>;
 }
 
@@ -15,9 +15,10 @@ export interface Decay {
 
 /**
  * Orders candidates by marginal worth, greedily: a term's part counts
- * `decay.term` times less for each pick already holding that term, and the
- * whole candidate `decay.file` times less for each pick already from its
- * file. So one common word matching many names ("constructor", "get") buys
+ * `decay.term` times less for each pick already holding that term, the
+ * candidate's whole score falling in the same proportion as its term parts
+ * (what it owes to its file and to the walk came from those terms too), and
+ * `decay.file` times less for each pick already from its file. So one common word matching many names ("constructor", "get") buys
  * a few rows and then yields to the other terms and files, while a row that
  * matches several terms keeps its worth. Each row keeps its own `score`
  * (what a relevance cut judges) and says its `worth` when picked (which
@@ -34,7 +35,8 @@ export function diversify<T>(candidates: readonly Candidate<T>[], decay: Decay, 
       termPart += v;
       decayed += v * decay.term ** (picksOfTerm.get(t) ?? 0);
     }
-    return (c.score - termPart + decayed) * decay.file ** (picksOfFile.get(c.file) ?? 0);
+    const share = termPart > 0 ? decayed / termPart : 1;
+    return c.score * share * decay.file ** (picksOfFile.get(c.file) ?? 0);
   };
   const heap = candidates.map((c, i) => ({ c, i, bound: c.score })).sort((a, b) => b.bound - a.bound || a.i - b.i);
   const out: Array<{ item: T; score: number; worth: number }> = [];

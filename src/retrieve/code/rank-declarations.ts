@@ -210,6 +210,7 @@ export async function rankDeclarations(q: Queryable, projectIds: readonly string
       const terms = new Map([...(m.termsOf.get(d.symbolId) ?? new Map<string, number>())].map(([t, v]) => [t, v * factor]));
       return { item: d, file: d.fileId, score: (scores.get(d.symbolId) ?? 0) + w.file * (files.get(d.fileId) ?? 0), terms };
     });
+  liftTermBests(candidates);
   const declarations = diversify(candidates, { term: w.termDecay, file: w.fileDecay }, MAX_DECLARATIONS).map((r) => ({ declaration: r.item, score: r.score, worth: r.worth }));
   const ranked = topFiles.filter(([f]) => !copies.has(f)).slice(0, MAX_FILES);
   return {
@@ -221,6 +222,37 @@ export async function rankDeclarations(q: Queryable, projectIds: readonly string
     copies,
   };
 }
+
+/**
+ * Every matched task term is represented: a term's clear best match (no
+ * runner-up within `RUNNER_UP` of it) is scored at least as that term's
+ * best part stands to the strongest term's best part, scaled to the top
+ * score. So the one declaration whose body holds a rare word
+ * ("instanceof") is judged against the strongest evidence of its own term,
+ * not against the sum of names that repeat a common one ("constructor" on
+ * every class).
+ */
+function liftTermBests(candidates: Array<{ score: number; terms: ReadonlyMap<string, number> }>): void {
+  const best = new Map<string, { at: number; part: number; second: number }>();
+  candidates.forEach((c, at) => {
+    for (const [t, part] of c.terms) {
+      const b = best.get(t) ?? { at: -1, part: 0, second: 0 };
+      if (part > b.part) best.set(t, { at, part, second: b.part });
+      else if (part > b.second) best.set(t, { ...b, second: part });
+    }
+  });
+  const topPart = Math.max(0, ...[...best.values()].map((b) => b.part));
+  const topScore = Math.max(0, ...candidates.map((c) => c.score));
+  if (topPart <= 0) return;
+  for (const b of best.values()) {
+    if (b.at < 0 || b.second >= RUNNER_UP * b.part) continue;
+    const c = candidates[b.at]!;
+    c.score = Math.max(c.score, (topScore * b.part) / topPart);
+  }
+}
+
+/** A runner-up this close to a term's best match makes the best no clear one. */
+const RUNNER_UP = 0.8;
 
 /** A task about what a module exports: its fix is often in the index or barrel file that re-exports. */
 const ABOUT_EXPORTS = /\b(export|exports|exported|exporting|re-?exports?|expose|exposes|exposed|exposing)\b/i;

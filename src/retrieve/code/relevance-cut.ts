@@ -9,7 +9,7 @@ export interface CutRule {
  * packed. Measured on the code evaluation's tuning repositories
  * (bench/eval-code.ts).
  */
-export const DECLARATION_CUT: CutRule = { ratio: 0.4 };
+export const DECLARATION_CUT: CutRule = { ratio: 0.3 };
 /** Files are cheap pointers: the list reaches further down the ranking than the declarations do. */
 export const FILE_CUT: CutRule = { ratio: 0.1 };
 

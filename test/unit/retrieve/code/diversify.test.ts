@@ -25,10 +25,12 @@ describe("diversify", () => {
     expect(out.map((r) => r.worth)).toEqual([1, 0.8, 0.45]);
   });
 
-  it("keeps the term-free part of a score whole and stops at the limit", () => {
+  it("lowers a score in proportion to its decayed terms, never one without terms, and stops at the limit", () => {
     const rows = [c("named", "a", { x: 0.1 }, 1), c("other", "b", { x: 1 })];
     const out = diversify(rows, { term: 0, file: 1 }, 1);
     expect(out.map((r) => r.item)).toEqual(["named"]);
     expect(diversify(rows, { term: 0, file: 1 }, 5).map((r) => r.worth)).toEqual([1.1, 0]);
+    const mixed = [c("a", "a", { x: 1 }, 1), c("b", "b", { x: 0.5, y: 0.5 }, 1), c("walk", "c", {}, 0.5)];
+    expect(diversify(mixed, { term: 0.5, file: 1 }, 5).map((r) => [r.item, r.worth])).toEqual([["a", 2], ["b", 1.5], ["walk", 0.5]]);
   });
 });
