@@ -6,7 +6,8 @@
  * member's filled cell, edit the schema in two tabs and see the second save
  * answered "changed since you opened it" with the current version to start
  * from, generate a summary, follow its task to the end and open a citation
- * onto its cell, mint and revoke a key, sign out. Every page is
+ * onto its cell, mint and revoke a key, sign out; and a viewer, who is
+ * offered no change and whose forged one is refused. Every page is
  * photographed at 360 and 1,440 px and must not scroll sideways at either;
  * every page has one `<h1>` and answers with the Content-Security-Policy;
  * the browser asks nothing of another origin and logs no error.
@@ -68,9 +69,8 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the incident story in the console" : `the
     await expect.poll(() => p.getByRole("heading", { level: 1 }).allTextContents()).toEqual([expect.stringMatching(title instanceof RegExp ? title : exactly(title))]);
     if (!shot) return;
     const overflow = await shoot(p, shot);
+    // Judged at the end, for every page at once, so one wide page does not stop the story.
     shots.push({ name: shot, url: new URL(p.url()).pathname, overflow });
-    expect(overflow[360], `${shot} scrolls sideways at 360 px`).toBeLessThanOrEqual(0);
-    expect(overflow[1440], `${shot} scrolls sideways at 1,440 px`).toBeLessThanOrEqual(0);
   }
 
   it("signs in by keyboard alone: Tab to the key field, type the key, Enter; the browser keeps a session, never the key", async () => {
@@ -353,7 +353,7 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the incident story in the console" : `the
     await expectPage(page, "Sign in");
   });
 
-  it("every page answered with the Content-Security-Policy; nothing was asked of another origin; no error, no dialog", () => {
+  it("every page answered with the Content-Security-Policy and fits both widths; nothing was asked of another origin; no error, no dialog", () => {
     expect(watch.documents.length).toBeGreaterThan(20);
     for (const doc of watch.documents) {
       expect(doc.csp, doc.url).toMatch(/frame-ancestors 'none'/);
@@ -365,6 +365,9 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the incident story in the console" : `the
     expect(watch.dialogs).toEqual([]);
     // The stale save was answered 409, as a page.
     expect(watch.documents.filter((d) => d.status === 409).map((d) => new URL(d.url).pathname)).toEqual([expect.stringMatching(/\/types\/ent_\w+\/schema$/)]);
+    // Readable at both widths: no page scrolls sideways (a wide table scrolls inside its own box).
+    const sideways = shots.flatMap((s) => Object.entries(s.overflow).filter(([, px]) => px > 0).map(([w, px]) => `${s.name} at ${w} px: ${px} px too wide`));
+    expect(sideways).toEqual([]);
     expect(shots.map((s) => s.name)).toEqual([
       "sign-in",
       "overview",

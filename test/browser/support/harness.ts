@@ -146,6 +146,8 @@ export interface Watch {
 /** A fresh browser context (its own cookies and storage) whose pages are all watched. */
 export async function watchedContext(browser: Browser): Promise<{ context: BrowserContext; watch: Watch; newPage(): Promise<Page> }> {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  // A missing element fails a test in 15 s rather than playwright's 30, so one broken page does not eat the suite's time.
+  context.setDefaultTimeout(15_000);
   const watch: Watch = { requests: [], dialogs: [], errors: [], documents: [] };
   context.on("request", (r) => watch.requests.push(r.url()));
   context.on("response", (r) => {
