@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CHROMIUM_MISSING, findChromium } from "./support/chromium.js";
 import type { DomWindow } from "./support/dom.js";
-import { faults, foreignRequests, launch, nav, shoot, signedInOrSay, signIn, startServer, tabTo, until, watchedContext } from "./support/harness.js";
+import { faults, foreignRequests, launch, nav, shoot, shootElement, signedInOrSay, signIn, startServer, tabTo, until, watchedContext } from "./support/harness.js";
 import type { Served, Watch } from "./support/harness.js";
 import { MEMBERS, STORY_FILES } from "./support/story-corpus.js";
 
@@ -155,6 +155,7 @@ describe.skipIf(!CHROMIUM)(CHROMIUM ? "the incident story in the console" : `the
     const evidence = card.getByRole("heading", { level: 4 });
     expect((await evidence.allTextContents()).map((t) => t.split(" ")[0]).sort()).toEqual(["incidents/login.md", "incidents/payments.md", "incidents/search.md"]);
     for (const title of MEMBERS) expect(await card.getByRole("link", { name: `Incident: ${title}` }).count(), title).toBe(1);
+    await shootElement(page, card, "proposed-type-incident", 360);
 
     await tabTo(page, card.getByRole("button", { name: "Confirm" }));
     await page.keyboard.press("Enter");

@@ -275,3 +275,15 @@ export async function signedInOrSay(page: Page): Promise<void> {
 export function nav(page: Page, name: string): Locator {
   return page.getByRole("navigation").getByRole("link", { name, exact: true });
 }
+
+/**
+ * Photographs one element of the page at `width` into
+ * `SCREENSHOT_DIR/<name>-<width>.png` (the README shows such a close-up),
+ * then puts the viewport back to 1,440 px.
+ */
+export async function shootElement(page: Page, element: Locator, name: string, width: (typeof WIDTHS)[number]): Promise<void> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.setViewportSize({ width, height: width === 360 ? 740 : 900 });
+  await element.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), animations: "disabled" });
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
