@@ -33,6 +33,8 @@ import { peakRssBytes, resetPeakRss, rssBytes, sampleRss } from "./proc-memory.j
 /** Where the long Markdown document is saved in the tree for the edit series. */
 export const LONG_DOC_PATH = "pks-bench-long-document.md";
 const QUERYABLE_TIMEOUT_MS = 30_000;
+/** Idle time after an ingest before the serving RSS is read: past the reader pool's 2 s recycling of idle threads. */
+const SETTLE_MS = 3_000;
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const note = (line: string) => process.stderr.write(`  [pks] ${line}\n`);
@@ -45,7 +47,7 @@ async function openApp(dbDir: string, root: string): Promise<{ app: App; local: 
 }
 
 /** Times one ingest: the clock, the process's CPU and its peak RSS (window reset at the start). */
-async function timedIngest(index: number, via: IngestRun["via"], run: () => Promise<SyncSummary | undefined>): Promise<IngestRun> {
+async function timedIngest(index: number, via: IngestRun["via"], run: () => Promise<SyncSummary | undefined>, settle = true): Promise<IngestRun> {
   resetPeakRss();
   const sampler = sampleRss();
   const cpu = process.cpuUsage();
@@ -55,6 +57,10 @@ async function timedIngest(index: number, via: IngestRun["via"], run: () => Prom
   const used = process.cpuUsage(cpu);
   const sampled = sampler.stop();
   if (!summary) throw new Error("the folder sync ended without a summary");
+  const rssAfterBytes = rssBytes();
+  const heapUsedAfterBytes = process.memoryUsage().heapUsed;
+  // The probed ingest does not wait: its end ends the queries counted as "during".
+  if (settle) await sleep(SETTLE_MS);
   return {
     index,
     via,
@@ -62,8 +68,9 @@ async function timedIngest(index: number, via: IngestRun["via"], run: () => Prom
     cpuMs: (used.user + used.system) / 1000,
     peakRssBytes: peakRssBytes(),
     sampledPeakRssBytes: sampled,
-    rssAfterBytes: rssBytes(),
-    heapUsedAfterBytes: process.memoryUsage().heapUsed,
+    rssAfterBytes,
+    rssSettledBytes: rssBytes(),
+    heapUsedAfterBytes,
     files: summary.files,
     added: summary.added,
     failed: summary.failed,
@@ -226,7 +233,7 @@ async function runTree(plan: TreePlan): Promise<TreeResult> {
 
     const project = await createProject(app.deps.db, { name: "bench-probed" });
     let ingesting = true;
-    const probed = timedIngest(plan.repeat + 1, "folder sync into a fresh project", () => syncFolder(app, project.projectId, plan.root)).finally(() => {
+    const probed = timedIngest(plan.repeat + 1, "folder sync into a fresh project", () => syncFolder(app, project.projectId, plan.root), false).finally(() => {
       ingesting = false;
     });
     const queryMs = await probe(app, local, plan.queries, plan.probeGapMs, () => ingesting);

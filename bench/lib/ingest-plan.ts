@@ -55,6 +55,8 @@ export interface IngestRun {
   sampledPeakRssBytes: number;
   /** RSS and heap once the ingest finished. */
   rssAfterBytes: number;
+  /** RSS once the server has been idle for SETTLE_MS after the ingest (reader threads that read much are replaced when idle): what serving costs. */
+  rssSettledBytes: number;
   heapUsedAfterBytes: number;
   files: number;
   added: number;
