@@ -13,6 +13,7 @@ export function tuningGrid(only: readonly string[] = []): Map<string, Tuning> {
   const grid = new Map<string, Tuning>([["default", {}]]);
   const weights = (name: string, change: Partial<typeof RANK_WEIGHTS>) => grid.set(name, { weights: { ...RANK_WEIGHTS, ...change } });
   for (const termDecay of [0.3, 0.7, 1]) weights(`termDecay=${termDecay}`, { termDecay });
+  for (const decayWhole of [0, 0.5]) weights(`decayWhole=${decayWhole}`, { decayWhole });
   for (const fileDecay of [0.7, 1]) weights(`fileDecay=${fileDecay}`, { fileDecay });
   for (const peripheral of [0.3, 1]) weights(`peripheral=${peripheral}`, { peripheral });
   for (const fields of [[4, 2, 1, 1.5, 1], [2, 2, 1, 1.5, 2], [1, 2, 1, 1.5, 1], [2, 1, 1, 1, 1]] as const) weights(`fields=${fields.join("/")}`, { fields });

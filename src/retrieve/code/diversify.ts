@@ -11,13 +11,18 @@ export interface Candidate<T> {
 export interface Decay {
   term: number;
   file: number;
+  /**
+   * How much of a candidate's score falls with its terms: at least the share
+   * its term parts make of it, up to all of it (1: what it owes to its file
+   * and the walk came from those terms too).
+   */
+  whole: number;
 }
 
 /**
  * Orders candidates by marginal worth, greedily: a term's part counts
- * `decay.term` times less for each pick already holding that term, the
- * candidate's whole score falling in the same proportion as its term parts
- * (what it owes to its file and to the walk came from those terms too), and
+ * `decay.term` times less for each pick already holding that term (and
+ * with them up to the whole score, see `Decay.whole`), and the candidate
  * `decay.file` times less for each pick already from its file. So one common word matching many names ("constructor", "get") buys
  * a few rows and then yields to the other terms and files, while a row that
  * matches several terms keeps its worth. Each row keeps its own `score`
@@ -36,7 +41,8 @@ export function diversify<T>(candidates: readonly Candidate<T>[], decay: Decay, 
       decayed += v * decay.term ** (picksOfTerm.get(t) ?? 0);
     }
     const share = termPart > 0 ? decayed / termPart : 1;
-    return c.score * share * decay.file ** (picksOfFile.get(c.file) ?? 0);
+    const falling = c.score > 0 ? Math.max(Math.min(1, termPart / c.score), decay.whole) : 1;
+    return c.score * (1 - falling + falling * share) * decay.file ** (picksOfFile.get(c.file) ?? 0);
   };
   const heap = candidates.map((c, i) => ({ c, i, bound: c.score })).sort((a, b) => b.bound - a.bound || a.i - b.i);
   const out: Array<{ item: T; score: number; worth: number }> = [];

@@ -44,6 +44,8 @@ export interface RankWeights {
   /** Diversification: a task term's worth after each pick holding it, a file's after each pick in it (see diversify.ts). */
   termDecay: number;
   fileDecay: number;
+  /** How much of a score falls with its repeated terms beyond their own parts (0..1, see diversify.ts). */
+  decayWhole: number;
   /** Declarations the walk starts from. */
   anchors: number;
   restart: number;
@@ -53,7 +55,7 @@ export interface RankWeights {
 
 /** Measured on the code evaluation's tuning split (bench/eval-code.ts). */
 export const RANK_WEIGHTS: RankWeights = {
-  named: 1, namedFile: 1, walk: 0.5, seeds: 1, file: 0.5, fileText: 0.5, tests: 0.5, peripheral: 0.3, uses: 0.5, scope: 0.5, barrel: 0.95, termDecay: 0.5, fileDecay: 0.85,
+  named: 1, namedFile: 1, walk: 0.5, seeds: 1, file: 0.5, fileText: 0.5, tests: 0.5, peripheral: 0.3, uses: 0.5, scope: 0.5, barrel: 0.95, termDecay: 0.5, fileDecay: 0.85, decayWhole: 1,
   anchors: 30, restart: 0.3,
   // Names weigh half what the full-text index gives them elsewhere: a name match must not outweigh what bodies say.
   fields: [2, 2, 1, 1.5, 1],
@@ -211,7 +213,7 @@ export async function rankDeclarations(q: Queryable, projectIds: readonly string
       return { item: d, file: d.fileId, score: (scores.get(d.symbolId) ?? 0) + w.file * (files.get(d.fileId) ?? 0), terms };
     });
   liftTermBests(candidates);
-  const declarations = diversify(candidates, { term: w.termDecay, file: w.fileDecay }, MAX_DECLARATIONS).map((r) => ({ declaration: r.item, score: r.score, worth: r.worth }));
+  const declarations = diversify(candidates, { term: w.termDecay, file: w.fileDecay, whole: w.decayWhole }, MAX_DECLARATIONS).map((r) => ({ declaration: r.item, score: r.score, worth: r.worth }));
   const ranked = topFiles.filter(([f]) => !copies.has(f)).slice(0, MAX_FILES);
   return {
     declarations,
