@@ -133,9 +133,19 @@ describe("a re-reading writes only what it changes", () => {
     const first = await ingest(w, [fileEntry("src/config.ts", steps[0]!)]);
     await w.app.worker.whenIdle();
     const fileId = first.body.accepted[0]!.fileId;
-    for (const text of steps.slice(1)) {
+    // Rows written to code_references, counted by temporary triggers on the app's own connection.
+    const db = w.app.deps.db;
+    await db.execute("CREATE TEMP TABLE ref_writes (n INTEGER)");
+    await db.execute("CREATE TEMP TRIGGER ref_deleted AFTER DELETE ON main.code_references BEGIN INSERT INTO ref_writes VALUES (1); END");
+    await db.execute("CREATE TEMP TRIGGER ref_inserted AFTER INSERT ON main.code_references BEGIN INSERT INTO ref_writes VALUES (1); END");
+    const writes = async () => Number((await db.get<{ n: number }>("SELECT count(*) AS n FROM ref_writes"))!.n);
+    for (const [i, text] of steps.slice(1).entries()) {
+      const before = await writes();
       await ingest(w, [fileEntry("src/config.ts", text)]);
       await w.app.worker.whenIdle();
+      // A doc word moves no reference: no row is deleted or inserted. A moved line rewrites only the rows below it.
+      if (i === 0) expect(await writes()).toBe(before);
+      else expect(await writes()).toBeGreaterThan(before);
       const fresh = await createTestWorld({ env: { PKS_RATE_LIMIT: "1000" } });
       try {
         const once = await ingest(fresh, [fileEntry("src/config.ts", text)]);

@@ -13,7 +13,8 @@ import type { NewCodeReference } from "./code-references.js";
 
 const BATCH = 500;
 
-const keyOf = (r: NewCodeReference) => `${r.name}\u0000${r.kind}\u0000${r.lineStart}\u0000${r.lineEnd}\u0000${r.nameLine}\u0000${r.nameCol}\u0000${r.symbolId ?? ""}`;
+/** A row's identity, as the SQL below builds it: unit separators (a NUL would end the string the driver reads). */
+const keyOf = (r: NewCodeReference) => [r.name, r.kind, r.lineStart, r.lineEnd, r.nameLine, r.nameCol, r.symbolId ?? ""].join("\u001f");
 
 /** Makes the file's references equal `references`, writing only the rows that differ. */
 export async function updateFileReferences(
@@ -23,7 +24,7 @@ export async function updateFileReferences(
 ): Promise<void> {
   // Two columns a row (the key built by SQL in keyOf's form): a row object per reference was most of the read.
   const rows = await q.all<{ rowid: number; k: string | null; folded: string }>(
-    `SELECT rowid, CASE WHEN path = ? THEN name || char(0) || kind || char(0) || line_start || char(0) || line_end || char(0) || name_line || char(0) || name_col || char(0) || ifnull(symbol_id, '') END AS k, folded
+    `SELECT rowid, CASE WHEN path = ? THEN name || char(31) || kind || char(31) || line_start || char(31) || line_end || char(31) || name_line || char(31) || name_col || char(31) || ifnull(symbol_id, '') END AS k, folded
      FROM code_references WHERE file_id = ?`,
     [file.path, file.fileId],
   );
