@@ -237,6 +237,8 @@ export async function tabTo(page: Page, target: Locator, max = 80): Promise<void
  */
 export async function shoot(page: Page, name: string): Promise<Record<number, number>> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  // A page's text can be read before its stylesheet has loaded; measure and photograph it styled.
+  await page.waitForLoadState("load");
   const overflow: Record<number, number> = {};
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: width === 360 ? 740 : 900 });
@@ -283,6 +285,7 @@ export function nav(page: Page, name: string): Locator {
  */
 export async function shootElement(page: Page, element: Locator, name: string, width: (typeof WIDTHS)[number]): Promise<void> {
   mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  await page.waitForLoadState("load");
   await page.setViewportSize({ width, height: width === 360 ? 740 : 900 });
   await element.screenshot({ path: join(SCREENSHOT_DIR, `${name}-${width}.png`), animations: "disabled" });
   await page.setViewportSize({ width: 1440, height: 900 });
