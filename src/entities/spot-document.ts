@@ -28,6 +28,12 @@ interface CellSpotting {
 const cellMemo = new Map<string, Map<string, CellSpotting>>();
 let cellMemoChars = 0;
 
+/** Empties this thread's spotting memo (a benchmark's "first reading" must not find its cells there). */
+export function forgetSpotted(): void {
+  cellMemo.clear();
+  cellMemoChars = 0;
+}
+
 /** The memo entry of one cell, made (and counted) on first use. */
 function memoEntry(spanKey: string, text: string): CellSpotting {
   let cells = cellMemo.get(spanKey);
