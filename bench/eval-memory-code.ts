@@ -20,7 +20,7 @@
  * (`--store DIR` keeps the ingested store in DIR and reuses it; `--show`
  * prints each question's top rows.)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -34,7 +34,6 @@ import { packRows } from "../src/retrieve/pack-rows.js";
 import { ftsAnyOf, queryTerms } from "../src/retrieve/query-terms.js";
 import { cellSources } from "../src/store/graph/answer-sources.js";
 import { searchCells } from "../src/store/search/lexical-search.js";
-import { mirrorOf } from "./lib/code-tasks.js";
 import { hasCommit } from "./lib/git-tree.js";
 import { percentile } from "./lib/ir-metrics.js";
 import { mirrorsDir } from "./lib/locations.js";
@@ -173,8 +172,8 @@ async function baseline(app: App, projectIds: string[], question: string): Promi
 
 async function main(): Promise<void> {
   const { repo: REPO, commit: COMMIT } = SET;
-  const gitDir = mirrorOf(mirrorsDir(), REPO);
-  if (!gitDir || !hasCommit(gitDir, COMMIT)) throw new Error(`${REPO} at ${COMMIT} is not in the mirrors folder: fetch github:${REPO} into it`);
+  const gitDir = join(mirrorsDir(), REPO.replace("/", "+"), "repo");
+  if (!existsSync(gitDir) || !hasCommit(gitDir, COMMIT)) throw new Error(`${REPO} at ${COMMIT} is not in the mirrors folder: fetch github:${REPO} into it`);
   const root = STORE ?? mkdtempSync(join(tmpdir(), "pks-eval-memory-code-"));
   mkdirSync(root, { recursive: true });
   const app = await createApp(loadConfig({ root, db: `file:${join(root, "pks.db")}` }, { PKS_LOG: "silent" }));

@@ -17,8 +17,8 @@ const input = z.object({
     .max(4000)
     .optional()
     .describe("The question, in natural language (at most 4,000 characters); when present, rows are ranked for it and packed to `budget`"),
-  budget: budgetField("the tokens of an empty answer, about 20 plus the query's own").describe(
-    `query mode: token ceiling of the packed answer (default ${DEFAULT_BUDGET}, at most ${MAX_BUDGET}; at least the tokens of an empty answer, about 20 plus the query's own)`,
+  budget: budgetField("the tokens of an empty answer, 17 plus about the query's own").describe(
+    `query mode: token ceiling of the packed answer (default ${DEFAULT_BUDGET}, at most ${MAX_BUDGET}; at least the tokens of an empty answer, 17 plus about the query's own)`,
   ),
   kind: z.enum(["cells", "entities"]).optional().describe("list mode (no `query`): what to page, cells or entities (default cells)"),
   cursor: z.string().max(2048).optional().describe("list mode: the nextCursor of the previous page"),
@@ -125,8 +125,9 @@ export const memoryQueryAction = defineAction({
     "incidents, definitions — and before writing about the project; use code_context_pack to find the code a change needs and " +
     "code_references to find where an identifier is declared or used. With `query`: the most relevant cells ({cellId, text, " +
     "fileId, filepath} and the span they come from: lineStart/lineEnd, pdfPageStart/pdfPageEnd or audioStartMs/videoStartMs), " +
-    "the entities the query names and related ones ({entityId, kind, name}; a symbol also its filepath) and matching artifacts " +
-    "({artifactId, title}), packed to `budget` tokens (default 4096; `used` is exact and never exceeds it); ask in full sentences with the names you " +
+    "the entities the query names and related ones ({entityId, kind, name}; a symbol also its filepath), matching artifacts " +
+    "({artifactId, title}) and, for code, the declarations answering it ({symbolId, name, kind, container, signature, doc, fileId, " +
+    "filepath, lineStart, lineEnd, members}), packed to `budget` tokens (default 4096; `used` is exact and never exceeds it); ask in full sentences with the names you " +
     "know, narrow with `fileIds` or seed `entities`. Add `schema` (a JSON Schema) to also get `structured`, filled only from " +
     "the returned rows, with `citations` (JSON Pointer → cellIds) and `missing` (required fields no row answered). Cite the " +
     "cellIds you use. While files are still being read the answer carries indexing {ready, total}: it may be partial. Without `query`: one page of raw cells or entities (`kind`) with `nextCursor` (empty on the last page). " +

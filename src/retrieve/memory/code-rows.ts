@@ -57,6 +57,16 @@ const ASIDE = 0.5;
 /** Folders beside the main source, whose declarations a question about the code rarely means: scripts, examples, docs, benchmarks, fixtures. */
 const PERIPHERAL_FOLDER = /(^|\/)(scripts?|examples?|samples?|demos?|docs?|site|www|website|benchmarks?|bench|fixtures?|playground|e2e)\//i;
 
+/**
+ * A term held by more index rows than this (or this share of all) is
+ * common: its posting list is not read (a short question's terms cost a
+ * few milliseconds each; a common word's list in a 100k-line corpus costs
+ * tens), and every candidate counts as holding it.
+ */
+const COMMON_ROWS = 2000;
+const COMMON_SHARE = 0.05;
+const ALL = "all" as const;
+
 const TYPE_LIKE = new Set(["class", "interface", "type", "enum", "struct", "trait", "namespace", "module"]);
 
 /** A term's inverse document frequency over the indexed declarations (BM25's form, never negative). */
@@ -86,21 +96,26 @@ export async function rankDeclarations(
   const hits = await candidates(q, projectIds, terms, fileIds);
   if (hits.length === 0) return [];
   const ids = hits.map((h) => h.symbolId);
-  const [n, matched] = await Promise.all([
-    declarationCount(q),
-    Promise.all(terms.map(async (t) => ({ term: t, df: await declarationFrequency(q, ftsAnyOf([t])), has: await declarationsMatching(q, projectIds, ids, ftsAnyOf([t])) }))),
-  ]);
-  const weights = matched.map((m) => ({ ...m, idf: m.df > 0 ? idf(n, m.df) : 0 }));
+  const [n, frequencies] = await Promise.all([declarationCount(q), Promise.all(terms.map((t) => declarationFrequency(q, ftsAnyOf([t]))))]);
+  const common = Math.max(COMMON_ROWS, n * COMMON_SHARE);
+  const weights = await Promise.all(
+    terms.map(async (term, i) => {
+      const df = frequencies[i]!;
+      // A term most declarations hold weighs next to nothing: read as held by every candidate, its posting list is not read.
+      const has = df > common ? ALL : await declarationsMatching(q, ftsAnyOf([term]));
+      return { term, df, has, idf: df > 0 ? idf(n, df) : 0 };
+    }),
+  );
   const total = weights.reduce((s, w) => s + w.idf, 0) || 1;
   const rows = new Map((await declarationRows(q, projectIds, ids)).map((r) => [r.symbolId, r]));
   const top = Math.max(...hits.map((h) => h.score), 1e-9);
   const scored = hits.flatMap((h) => {
     const row = rows.get(h.symbolId);
     if (!row) return [];
-    const hit = weights.filter((w) => w.has.has(h.symbolId));
+    const hit = weights.filter((w) => w.has === ALL || w.has.has(h.rowid));
     const coverage = hit.reduce((s, w) => s + w.idf, 0) / total;
     const aside = isTestPath(row.path) || PERIPHERAL_FOLDER.test(row.path) ? ASIDE : 1;
-    return [{ row, score: (h.score / top) * coverage * aside, terms: hit.map((w) => w.term).join(" ") }];
+    return [{ row, score: (h.score / top) * coverage * aside, terms: hit.filter((w) => w.has !== ALL).map((w) => w.term).join(" ") }];
   });
   const picked = diversify(scored);
   return Promise.all(picked.map((r) => answerRow(q, projectIds, r)));
@@ -121,9 +136,9 @@ async function candidates(q: Queryable, projectIds: readonly string[], terms: re
     ...subsets.filter((s) => s.length >= 2).map((s) => searchDeclarations(q, projectIds, ftsAllOf(s), COVERING_POOL, fileIds)),
   ]);
   const known = new Set(lists[0]!.map((h) => h.symbolId));
-  const extra = [...new Set(lists.slice(1).flatMap((l) => l.map((h) => h.symbolId)))].filter((id) => !known.has(id));
-  const scores = await scoreDeclarations(q, projectIds, extra, any);
-  return [...lists[0]!, ...extra.flatMap((id) => (scores.has(id) ? [{ symbolId: id, score: scores.get(id)! }] : []))];
+  const extra = new Map(lists.slice(1).flatMap((l) => l.filter((h) => !known.has(h.symbolId)).map((h) => [h.rowid, h] as const)));
+  const scores = await scoreDeclarations(q, [...extra.keys()], any);
+  return [...lists[0]!, ...[...extra.values()].flatMap((h) => (scores.has(h.rowid) ? [{ ...h, score: scores.get(h.rowid)! }] : []))];
 }
 
 /** Greedy picks, each candidate's score lowered by earlier picks of the same terms or file; stops at the relevance cut. */

@@ -73,7 +73,7 @@ type Row =
   | { t: "artifact"; artifactId: string; title: string }
   | ({ t: "declaration" } & AnswerDeclaration);
 
-/** Named entities listed (and walked from) only when their name names at most this many: `router` naming a dozen variables names none of them. */
+/** Symbols a query names are listed (and walked from) only when their name names at most this many: `router` naming a dozen variables names none of them. */
 const MAX_SAME_NAME = 3;
 
 /**
@@ -239,17 +239,18 @@ async function seedEntities(q: Queryable, projectIds: string[], req: Pick<Memory
 }
 
 /**
- * Drops the entities of a name the query happens to contain when that name
+ * Drops the symbols of a name the query happens to contain when that name
  * names more than {@link MAX_SAME_NAME} of them (a dozen variables called
  * `router`): listing them tells the caller nothing and walking from all of
- * them spreads the walk over unrelated files. Names the caller gave in
- * `entities` are kept whatever their count.
+ * them spreads the walk over unrelated files. Other kinds are kept (a
+ * concept and a product of one name are two readings of the same word, not
+ * noise). Names the caller gave in `entities` are kept whatever their count.
  */
 function unambiguous(entities: readonly EntityBrief[], given: ReadonlySet<string>): EntityBrief[] {
   const key = (e: EntityBrief) => e.name.toLowerCase();
   const counts = new Map<string, number>();
-  for (const e of entities) counts.set(key(e), (counts.get(key(e)) ?? 0) + 1);
-  return entities.filter((e) => counts.get(key(e))! <= MAX_SAME_NAME || given.has(key(e)));
+  for (const e of entities) if (e.kind === "symbol") counts.set(key(e), (counts.get(key(e)) ?? 0) + 1);
+  return entities.filter((e) => e.kind !== "symbol" || counts.get(key(e))! <= MAX_SAME_NAME || given.has(key(e)));
 }
 
 async function walkFrom(q: Queryable, seedIds: string[], fileIds?: string[]) {

@@ -15,6 +15,8 @@ import type { SymbolFieldWeights } from "./symbol-search.js";
 /** A declaration matching a search, with its BM25 relevance (higher is better). */
 export interface DeclarationHit {
   symbolId: string;
+  /** The declaration's row in the index, to test it against further expressions cheaply. */
+  rowid: number;
   score: number;
 }
 
@@ -47,46 +49,45 @@ export async function searchDeclarations(
   weights: SymbolFieldWeights = SYMBOL_FIELD_WEIGHTS,
 ): Promise<DeclarationHit[]> {
   const w = weights.join(", ");
-  const rows = await q.all<{ symbol_id: string; s: number }>(
-    `SELECT s.symbol_id, -bm25(symbols_fts, ${w}) AS s
+  const rows = await q.all<{ symbol_id: string; rowid: number; s: number }>(
+    `SELECT s.symbol_id, s.rowid AS rowid, -bm25(symbols_fts, ${w}) AS s
      FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid
      WHERE symbols_fts MATCH ? AND s.retired_at IS NULL AND s.project_id IN (${placeholders(projectIds.length)}) ${fileFilter(fileIds)}
      ORDER BY bm25(symbols_fts, ${w}) LIMIT ?`,
     [match, ...projectIds, ...(fileIds ?? []), limit],
   );
-  return rows.map((r) => ({ symbolId: r.symbol_id, score: Number(r.s) }));
+  return rows.map((r) => ({ symbolId: r.symbol_id, rowid: Number(r.rowid), score: Number(r.s) }));
 }
 
-/** BM25 relevance of these declarations (those matching the expression) for an FTS5 expression, by symbol id. */
+/** BM25 relevance for an FTS5 expression of these index rows (those matching it), by rowid. */
 export async function scoreDeclarations(
   q: Queryable,
-  projectIds: readonly string[],
-  symbolIds: readonly string[],
+  rowids: readonly number[],
   match: string,
   weights: SymbolFieldWeights = SYMBOL_FIELD_WEIGHTS,
-): Promise<Map<string, number>> {
-  if (symbolIds.length === 0) return new Map();
+): Promise<Map<number, number>> {
+  if (rowids.length === 0) return new Map();
   const w = weights.join(", ");
-  const rows = await q.all<{ symbol_id: string; s: number }>(
-    `SELECT s.symbol_id, -bm25(symbols_fts, ${w}) AS s FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid
-     WHERE symbols_fts MATCH ? AND s.project_id IN (${placeholders(projectIds.length)}) AND s.symbol_id IN (${placeholders(symbolIds.length)})`,
-    [match, ...projectIds, ...symbolIds],
+  const rows = await q.all<{ rowid: number; s: number }>(
+    `SELECT rowid, -bm25(symbols_fts, ${w}) AS s FROM symbols_fts WHERE symbols_fts MATCH ? AND rowid IN (${placeholders(rowids.length)})`,
+    [match, ...rowids],
   );
-  return new Map(rows.map((r) => [r.symbol_id, Number(r.s)]));
+  return new Map(rows.map((r) => [Number(r.rowid), Number(r.s)]));
 }
 
-/** Of these declarations, those matching an FTS5 expression (one term, to learn which terms each declaration holds). */
-export async function declarationsMatching(q: Queryable, projectIds: readonly string[], symbolIds: readonly string[], match: string): Promise<Set<string>> {
-  if (symbolIds.length === 0) return new Set();
-  const rows = await q.all<{ symbol_id: string }>(
-    `SELECT s.symbol_id FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid
-     WHERE symbols_fts MATCH ? AND s.project_id IN (${placeholders(projectIds.length)}) AND s.symbol_id IN (${placeholders(symbolIds.length)})`,
-    [match, ...projectIds, ...symbolIds],
-  );
-  return new Set(rows.map((r) => r.symbol_id));
+/**
+ * Every index row (of every project) matching an FTS5 expression: one
+ * term's posting list, read from the index alone. Its size is the term's
+ * document frequency; intersected with a ranking's rows, it says which of
+ * them hold the term. (A `rowid IN (…)` filter would run the expression
+ * once per listed row.)
+ */
+export async function declarationsMatching(q: Queryable, match: string): Promise<Set<number>> {
+  const rows = await q.all<{ rowid: number }>("SELECT rowid FROM symbols_fts WHERE symbols_fts MATCH ?", [match]);
+  return new Set(rows.map((r) => Number(r.rowid)));
 }
 
-/** How many indexed declarations (of every project) match an FTS5 expression: a term's document frequency. */
+/** How many index rows (of every project) match an FTS5 expression: a term's document frequency, counted in the index. */
 export async function declarationFrequency(q: Queryable, match: string): Promise<number> {
   const row = await q.get<{ n: number }>("SELECT count(*) AS n FROM symbols_fts WHERE symbols_fts MATCH ?", [match]);
   return Number(row?.n ?? 0);
