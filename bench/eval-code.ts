@@ -92,7 +92,7 @@ async function minedGold(app: App, projectId: string, changed: readonly ChangedF
 }
 
 /** The files a pack names, in the order it ranks them. */
-export function packFileOrder(pack: Pick<CodeContextPack, "declarations" | "files">): string[] {
+function packFileOrder(pack: Pick<CodeContextPack, "declarations" | "files">): string[] {
   const listed = pack.files.filter((f) => f.reason !== "test" && f.reason !== "duplicate").map((f) => f.filepath);
   return [...new Set([...listed, ...pack.declarations.map((d) => d.filepath)])];
 }

@@ -1,13 +1,12 @@
 /**
- * Real coding tasks for the code evaluation: SWE-bench Lite instances
- * (issue text, gold file and hunk-header functions) on fetched mirrors, and
- * tasks mined from a TypeScript repository's history (commit message →
- * the declarations its diff touched, found on the parent commit).
+ * Real coding tasks for the code evaluation, mined from TypeScript
+ * histories: commit message → the declarations its diff touched, found on
+ * the parent commit. (SWE-bench Lite localisation is bench/eval-swebench.ts.)
  */
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import type { ChangedFile } from "./git-tree.js";
-import { changedFiles, commitsTouching, hasCommit } from "./git-tree.js";
+import { changedFiles, commitsTouching } from "./git-tree.js";
 import type { Gold } from "./pack-metrics.js";
 
 export interface CodeTask {
@@ -15,13 +14,13 @@ export interface CodeTask {
   /** The tree the task is asked against. */
   commit: string;
   task: string;
-  /** Known up front (SWE-bench), or computed on the ingested tree from `changed` (mined). */
+  /** Known up front, or computed on the ingested tree from `changed`. */
   gold?: Gold;
   changed?: ChangedFile[];
 }
 
 export interface TaskGroup {
-  source: "swe-bench" | "mined";
+  source: "mined";
   repo: string;
   gitDir: string;
   /** Which paths of a tree are ingested. */
@@ -29,56 +28,10 @@ export interface TaskGroup {
   tasks: CodeTask[];
 }
 
-interface SweRow {
-  instance_id: string;
-  repo: string;
-  base_commit: string;
-  task: string;
-  gold_files: string[];
-  gold_functions_approx: string[];
-  created_at: string;
-}
-
-/** Repositories small enough to fetch and ingest here (django, scikit-learn, matplotlib are not). */
-const SWE_REPOS = ["psf/requests", "pallets/flask", "mwaskom/seaborn", "pydata/xarray", "pylint-dev/pylint", "astropy/astropy", "pytest-dev/pytest", "sphinx-doc/sphinx", "sympy/sympy"];
-
-/** `n` items spread evenly over a list. */
-function spread<T>(items: readonly T[], n: number): T[] {
-  if (items.length <= n) return [...items];
-  return Array.from({ length: n }, (_, i) => items[Math.floor((i * items.length) / n)]!);
-}
-
 /** Mirror git directory of `owner/name`, if fetched. */
 export function mirrorOf(mirrors: string, repo: string): string | undefined {
   const dir = join(mirrors, repo.replace("/", "+"), "repo");
   return existsSync(dir) ? dir : undefined;
-}
-
-/** SWE-bench Lite groups (one per fetched repository), at most `perRepo` instances each, oldest first. */
-export function sweBenchGroups(dataFile: string, mirrors: string, perRepo: number): { groups: TaskGroup[]; missing: string[] } {
-  const rows = readFileSync(dataFile, "utf8").split("\n").filter(Boolean).map((l) => JSON.parse(l) as SweRow);
-  const groups: TaskGroup[] = [];
-  const missing: string[] = [];
-  for (const repo of SWE_REPOS) {
-    const gitDir = mirrorOf(mirrors, repo);
-    const all = rows.filter((r) => r.repo === repo).sort((a, b) => (a.created_at < b.created_at ? -1 : 1));
-    if (!gitDir) {
-      missing.push(repo);
-      continue;
-    }
-    const usable = all.filter((r) => hasCommit(gitDir, r.base_commit));
-    const tasks = spread(usable, perRepo).map((r) => ({
-      id: r.instance_id,
-      commit: r.base_commit,
-      task: r.task,
-      gold: {
-        files: r.gold_files,
-        declarations: r.gold_functions_approx.map((g) => ({ path: g.split("::")[0] ?? "", name: g.split("::").at(-1) ?? "" })),
-      },
-    }));
-    if (tasks.length > 0) groups.push({ source: "swe-bench", repo, gitDir, keep: (p) => p.endsWith(".py"), tasks });
-  }
-  return { groups, missing };
 }
 
 const SKIP_SUBJECT = /^(chore|docs?|tests?|ci|build|style|release|bump|merge|revert)\b|^v?\d+\.\d+|^\S+$/i;
