@@ -65,6 +65,8 @@ export const RANK_WEIGHTS: RankWeights = {
 const MAX_FILES = 50;
 /** Declarations ranked at most: more than any budget a caller is likely to give holds. */
 const MAX_DECLARATIONS = 600;
+/** Declarations scoring under this share of the best are not ranked (every cut tried keeps more than 0.05). */
+const MIN_SHARE = 0.05;
 
 
 export interface RankedDeclaration {
@@ -213,7 +215,9 @@ export async function rankDeclarations(q: Queryable, projectIds: readonly string
       return { item: d, file: d.fileId, score: (scores.get(d.symbolId) ?? 0) + w.file * (files.get(d.fileId) ?? 0), terms };
     });
   liftTermBests(candidates);
-  const declarations = diversify(candidates, { term: w.termDecay, file: w.fileDecay, whole: w.decayWhole }, MAX_DECLARATIONS).map((r) => ({ declaration: r.item, score: r.score, worth: r.worth }));
+  // Rows this far below the best never pass a relevance cut: ordering them would only cost time.
+  const floor = MIN_SHARE * Math.max(0, ...candidates.map((c) => c.score));
+  const declarations = diversify(candidates.filter((c) => c.score >= floor), { term: w.termDecay, file: w.fileDecay, whole: w.decayWhole }, MAX_DECLARATIONS).map((r) => ({ declaration: r.item, score: r.score, worth: r.worth }));
   const ranked = topFiles.filter(([f]) => !copies.has(f)).slice(0, MAX_FILES);
   return {
     declarations,
