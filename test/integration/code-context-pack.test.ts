@@ -290,6 +290,8 @@ describe("code_context_pack: diversity, copies, tests and budgets", () => {
     const p = await pack({ task: "slugify turns a title into a URL slug" });
     expect(p.declarations[0]).toMatchObject({ symbol: "slugify", filepath: "src/text/slugify.ts" });
     expect(p.declarations.some((d) => d.filepath.startsWith("deno_dist/"))).toBe(false);
+    expect(p.files[0]).toMatchObject({ filepath: "src/text/slugify.ts", reason: "match" });
+    expect(p.files.filter((f) => f.filepath.startsWith("deno_dist/")).every((f) => f.reason === "duplicate")).toBe(true);
     expect(p.files).toContainEqual(expect.objectContaining({ filepath: "deno_dist/text/slugify.ts", reason: "duplicate", duplicateOf: "src/text/slugify.ts" }));
   });
 

@@ -192,6 +192,11 @@ async function scoreDeclarations(q: Queryable, projectIds: readonly string[], ta
   return { graph, scores, files, matched, m, scopes: terms.scopes };
 }
 
+/** Files passing `keep`, best first (ties by id). */
+function byScore(files: ReadonlyMap<string, number>, keep: (fileId: string) => boolean): Array<[string, number]> {
+  return [...files].filter(([f]) => keep(f)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+}
+
 /**
  * Ranks declarations for a coding task: BM25 over each declaration's whole
  * text, exact names and paths the task mentions, then a personalized
@@ -204,7 +209,7 @@ export async function rankDeclarations(q: Queryable, projectIds: readonly string
   const seedFiles = new Set(seeds.files.map((f) => f.fileId));
   const seedIds = new Set(seeds.declarations.map((d) => d.symbolId));
   const paths = new Map([...graph.declarations.values()].map((d) => [d.fileId, d.path]));
-  const topFiles = [...files].filter(([f]) => !seedFiles.has(f)).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_FILES * 2);
+  const topFiles = byScore(files, (f) => !seedFiles.has(f)).slice(0, MAX_FILES * 2);
   for (const [f, p] of await pathsOfFiles(q, topFiles.map(([f]) => f).filter((f) => !paths.has(f)))) paths.set(f, p);
   const copies = await collapseCopies(q, projectIds, graph, scores, files, paths, topFiles.map(([f]) => f));
   const candidates = [...graph.declarations.values()]
@@ -218,7 +223,9 @@ export async function rankDeclarations(q: Queryable, projectIds: readonly string
   // Rows this far below the best never pass a relevance cut: ordering them would only cost time.
   const floor = MIN_SHARE * Math.max(0, ...candidates.map((c) => c.score));
   const declarations = diversify(candidates.filter((c) => c.score >= floor), { term: w.termDecay, file: w.fileDecay, whole: w.decayWhole }, MAX_DECLARATIONS).map((r) => ({ declaration: r.item, score: r.score, worth: r.worth }));
-  const ranked = topFiles.filter(([f]) => !copies.has(f)).slice(0, MAX_FILES);
+  // A kept file took its copies' standing: rank the files again.
+  const ranked = copies.size === 0 ? topFiles.slice(0, MAX_FILES) : byScore(files, (f) => !seedFiles.has(f) && !copies.has(f)).slice(0, MAX_FILES);
+  for (const [f, p] of await pathsOfFiles(q, ranked.map(([f]) => f).filter((f) => !paths.has(f)))) paths.set(f, p);
   return {
     declarations,
     files: ranked.flatMap(([fileId, score]) => {
