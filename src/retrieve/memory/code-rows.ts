@@ -44,7 +44,7 @@ const COVERING_POOL = 50;
 /** Questions of at most this many terms also look for declarations holding all terms but one (one query per term left out). */
 const MAX_SUBSET_TERMS = 6;
 const MAX_ROWS = 30;
-/** A row is kept while its score is at least this share of the best. */
+/** A row is kept while its score is at least this share of the best (a quarter in the first hono run; a tenth chosen on the kysely tuning set). */
 const CUT = 0.1;
 const MAX_MEMBERS = 24;
 const MAX_HEADER = 200;
@@ -84,7 +84,7 @@ const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5))
  * code_context_pack. Rows are then picked greedily with diversity: each
  * earlier pick that matched exactly the same terms, or sits in the same
  * file, lowers a candidate's score, so one term or one file cannot fill the
- * list. The list stops where scores fall below a quarter of the best.
+ * list. The list stops where scores fall below a tenth of the best.
  */
 export async function rankDeclarations(
   q: Queryable,
