@@ -59,22 +59,6 @@ export async function searchDeclarations(
   return rows.map((r) => ({ symbolId: r.symbol_id, rowid: Number(r.rowid), score: Number(r.s) }));
 }
 
-/** BM25 relevance for an FTS5 expression of these index rows (those matching it), by rowid. */
-export async function scoreDeclarations(
-  q: Queryable,
-  rowids: readonly number[],
-  match: string,
-  weights: SymbolFieldWeights = SYMBOL_FIELD_WEIGHTS,
-): Promise<Map<number, number>> {
-  if (rowids.length === 0) return new Map();
-  const w = weights.join(", ");
-  const rows = await q.all<{ rowid: number; s: number }>(
-    `SELECT rowid, -bm25(symbols_fts, ${w}) AS s FROM symbols_fts WHERE symbols_fts MATCH ? AND rowid IN (${placeholders(rowids.length)})`,
-    [match, ...rowids],
-  );
-  return new Map(rows.map((r) => [Number(r.rowid), Number(r.s)]));
-}
-
 /**
  * Every index row (of every project) matching an FTS5 expression: one
  * term's posting list, read from the index alone. Its size is the term's
