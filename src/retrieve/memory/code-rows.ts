@@ -9,7 +9,7 @@ import {
   searchDeclarations,
 } from "../../store/search/declaration-search.js";
 import type { DeclarationHit, DeclarationRow } from "../../store/search/declaration-search.js";
-import { isTestPath } from "../code/test-paths.js";
+import { isPeripheralPath, isTestPath } from "../code/test-paths.js";
 import { ftsAllOf, ftsAnyOf } from "../query-terms.js";
 
 /**
@@ -52,9 +52,6 @@ const MAX_DOC = 200;
 const SAME_TERMS = 0.6;
 const SAME_FILE = 0.8;
 const ASIDE = 0.5;
-
-/** Folders beside the main source, whose declarations a question about the code rarely means: scripts, examples, docs, benchmarks, fixtures. */
-const PERIPHERAL_FOLDER = /(^|\/)(scripts?|examples?|samples?|demos?|docs?|site|www|website|benchmarks?|bench|fixtures?|playground|e2e)\//i;
 
 /**
  * A term held by more index rows than this (or this share of all) is
@@ -113,7 +110,7 @@ export async function rankDeclarations(
     if (!row) return [];
     const hit = weights.filter((w) => w.has === ALL || w.has.has(h.rowid));
     const coverage = hit.reduce((s, w) => s + w.idf, 0) / total;
-    const aside = isTestPath(row.path) || PERIPHERAL_FOLDER.test(row.path) ? ASIDE : 1;
+    const aside = isTestPath(row.path) || isPeripheralPath(row.path) ? ASIDE : 1;
     return [{ row, score: (h.score / top) * coverage * aside, terms: hit.filter((w) => w.has !== ALL).map((w) => w.term).join(" ") }];
   });
   const picked = diversify(scored);
