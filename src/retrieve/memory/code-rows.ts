@@ -9,6 +9,7 @@ import {
   searchDeclarations,
 } from "../../store/search/declaration-search.js";
 import type { DeclarationHit, DeclarationRow } from "../../store/search/declaration-search.js";
+import { diversify } from "../code/diversify.js";
 import { isPeripheralPath, isTestPath } from "../code/test-paths.js";
 import { ftsAllOf, ftsAnyOf } from "../query-terms.js";
 
@@ -113,7 +114,7 @@ export async function rankDeclarations(
     const aside = isTestPath(row.path) || isPeripheralPath(row.path) ? ASIDE : 1;
     return [{ row, score: (h.score / top) * coverage * aside, terms: hit.filter((w) => w.has !== ALL).map((w) => w.term).join(" ") }];
   });
-  const picked = diversify(scored);
+  const picked = pickDiverse(scored);
   return Promise.all(picked.map((r) => answerRow(q, projectIds, r)));
 }
 
@@ -143,29 +144,19 @@ async function candidates(q: Queryable, projectIds: readonly string[], terms: re
   return [...lists[0]!, ...extra.values()];
 }
 
-/** Greedy picks, each candidate's score lowered by earlier picks of the same terms or file; stops at the relevance cut. */
-function diversify(scored: Array<{ row: DeclarationRow; score: number; terms: string }>): DeclarationRow[] {
-  const left = [...scored];
-  const out: DeclarationRow[] = [];
-  const byTerms = new Map<string, number>();
-  const byFile = new Map<string, number>();
-  let best = 0;
-  while (left.length > 0 && out.length < MAX_ROWS) {
-    let at = -1;
-    let value = 0;
-    for (const [i, c] of left.entries()) {
-      const v = c.score * SAME_TERMS ** (byTerms.get(c.terms) ?? 0) * SAME_FILE ** (byFile.get(c.row.fileId) ?? 0);
-      if (v > value) [at, value] = [i, v];
-    }
-    if (at < 0) break;
-    best ||= value;
-    if (value < CUT * best) break;
-    const [c] = left.splice(at, 1);
-    out.push(c!.row);
-    byTerms.set(c!.terms, (byTerms.get(c!.terms) ?? 0) + 1);
-    byFile.set(c!.row.fileId, (byFile.get(c!.row.fileId) ?? 0) + 1);
-  }
-  return out;
+/**
+ * Greedy picks by the one diversification of the code pack: a row's worth
+ * falls by SAME_TERMS for each earlier pick that matched the same set of
+ * question terms, and by SAME_FILE for each earlier pick from its file (the
+ * set of terms is one key, so the whole score falls with it). Picked worths
+ * only fall, so the relevance cut keeps a prefix.
+ */
+function pickDiverse(scored: Array<{ row: DeclarationRow; score: number; terms: string }>): DeclarationRow[] {
+  const candidates = scored.filter((c) => c.score > 0).map((c) => ({ item: c.row, file: c.row.fileId, score: c.score, terms: new Map([[c.terms, c.score]]) }));
+  const picked = diversify(candidates, { term: SAME_TERMS, file: SAME_FILE, whole: 1 }, MAX_ROWS);
+  const best = picked[0]?.worth ?? 0;
+  const kept = picked.findIndex((p) => p.worth < CUT * best);
+  return (kept < 0 ? picked : picked.slice(0, kept)).map((p) => p.item);
 }
 
 const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
