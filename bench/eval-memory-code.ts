@@ -30,6 +30,7 @@ import type { App } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { memoryQuery } from "../src/retrieve/memory/memory-query.js";
 import type { MemoryQueryAnswer } from "../src/retrieve/memory/memory-query.js";
+import { rankDeclarations } from "../src/retrieve/memory/code-rows.js";
 import { packRows } from "../src/retrieve/pack-rows.js";
 import { ftsAnyOf, queryTerms } from "../src/retrieve/query-terms.js";
 import { cellSources } from "../src/store/graph/answer-sources.js";
@@ -115,6 +116,17 @@ const DEV: QuestionSet = {
     { question: "How do you migrate the database to the newest version?", file: "src/migration/migrator.ts", name: "Migrator.migrateToLatest" },
     { question: "How are string literals escaped in compiled SQL?", file: "src/query-compiler/default-query-compiler.ts", name: "DefaultQueryCompiler.sanitizeStringLiteral" },
     { question: "How does a transaction get rolled back to a savepoint?", file: "src/dialect/postgres/postgres-driver.ts", name: "PostgresDriver.rollbackToSavepoint" },
+    // A second round, written from the symbol table and the bodies before any run on them, to widen the set.
+    { question: "How are parameter placeholders written in MySQL queries?", file: "src/dialect/mysql/mysql-query-compiler.ts", name: "MysqlQueryCompiler.getCurrentParameterPlaceholder" },
+    { question: "How does the JSON results plugin guess whether a string holds JSON?", file: "src/plugin/parse-json-results/parse-json-results-plugin.ts", name: "maybeJson" },
+    { question: "How are migration files loaded from a folder?", file: "src/migration/file-migration-provider.ts", name: "FileMigrationProvider.getMigrations" },
+    { question: "How are two values compared for equality, including arrays and objects?", file: "src/util/object-utils.ts", name: "compare" },
+    { question: "How is an empty IN list rewritten so the query stays valid?", file: "src/plugin/handle-empty-in-lists/handle-empty-in-lists.ts", name: "replaceWithNoncontingentExpression" },
+    { question: "How does the query executor apply plugins to a query before compiling it?", file: "src/query-executor/query-executor-base.ts", name: "QueryExecutorBase.transformQuery" },
+    { question: "How is the duration of a query measured for logging?", file: "src/driver/runtime-driver.ts", name: "RuntimeDriver.#calculateDurationMillis" },
+    { question: "How is a column reference like table.column parsed?", file: "src/parser/reference-parser.ts", name: "parseStringReference" },
+    { question: "How does a connection provider hand out a connection and release it afterwards?", file: "src/driver/default-connection-provider.ts", name: "DefaultConnectionProvider.provideConnection" },
+    { question: "How does the migrator make sure migrations run in order?", file: "src/migration/migrator.ts", name: "Migrator.#ensureMigrationsInOrder" },
   ],
 };
 
@@ -194,7 +206,9 @@ async function main(): Promise<void> {
       const b = await baseline(app, projectIds, q.question);
       outcomes.push({ question: q.question, gold: `${g.qualifiedName} (${g.path})`, ours: found(a, g), bm25: b.some((c) => within(c, g)), used: a.used, ms });
       if (SHOW) {
-        console.log(`\n${q.question} -> ${g.qualifiedName}`);
+        const ranked = await rankDeclarations(app.db, projectIds, queryTerms(q.question), undefined);
+        const at = ranked.findIndex((d) => d.filepath === g.path && d.name === g.qualifiedName);
+        console.log(`\n${q.question} -> ${g.qualifiedName} (declaration rank ${at < 0 ? "none" : at + 1} of ${ranked.length}, ${a.declarations.length} packed; terms ${queryTerms(q.question).join(" ")})`);
         for (const d of a.declarations.slice(0, 8)) console.log(`  decl ${d.kind} ${d.name} ${d.filepath}:${d.lineStart}`);
         for (const c of a.cells.slice(0, 5)) console.log(`  cell ${c.filepath}:${c.lineStart} ${c.text.slice(0, 60).replace(/\n/g, " ")}`);
         for (const e of a.entities.slice(0, 5)) console.log(`  entity ${e.kind} ${e.name} ${e.filepath ?? ""}`);
