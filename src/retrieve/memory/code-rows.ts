@@ -3,6 +3,7 @@ import {
   declarationCount,
   declarationFrequency,
   declarationMembers,
+  declarationsNamedBy,
   declarationRows,
   declarationsMatching,
   declarationTexts,
@@ -49,10 +50,34 @@ const CUT = 0.1;
 const MAX_MEMBERS = 24;
 const MAX_HEADER = 200;
 const MAX_DOC = 200;
-/** Score factors: each earlier row that matched the same set of terms, or sits in the same file; a test or peripheral path. */
+/**
+ * Score factors: each earlier row that matched the same set of terms (on
+ * the share of its score its terms leave uncovered, see pickDiverse); a
+ * test or peripheral path.
+ */
 const SAME_TERMS = 0.6;
-const SAME_FILE = 0.8;
 const ASIDE = 0.5;
+/**
+ * A property counts half: its header is one of the member lines its type's
+ * row lists, and it holds no behaviour, while thousands of them (a third to
+ * half of a TypeScript project's declarations) are short rows BM25 favours.
+ * Chosen on the kysely tuning set, where properties matching one word
+ * (`MigratorProps.allowUnorderedMigrations`, `ColumnMetadata.dataType`) sat
+ * above the methods asked for ("How are migrations that have not run yet
+ * found?", "How are migration files loaded from a folder?", "How does the
+ * migrator make sure migrations run in order?").
+ */
+const PROPERTY = 0.5;
+/**
+ * How much a declaration whose own name holds the question's words gains:
+ * its score is multiplied by 1 + NAMED × the share of the question's IDF its
+ * name column matches. FTS5's BM25 normalizes by the whole row's length, so
+ * a long body hides a name that says exactly what is asked
+ * (`parseStringReference` for "How is a column reference like table.column
+ * parsed?", `ConnectionMutex.obtainLock`, `SqliteIntrospector.getTables`,
+ * `DefaultQueryCompiler.visitSelectQuery` on the kysely tuning set).
+ */
+const NAMED = 2;
 
 /**
  * A term held by more index rows than this (or this share of all) is
@@ -76,12 +101,14 @@ const idf = (n: number, df: number) => Math.log(1 + (n - df + 0.5) / (df + 0.5))
  * cover: the share of the question's summed term IDF that the declaration
  * matches. A word naming hundreds of declarations (`router`) is cheap, so
  * matching it alone covers little, and a declaration matching the rarer
- * words too ranks above the many that share the common one. Tests and
+ * words too ranks above the many that share the common one. A declaration
+ * whose name holds the question's words gains (NAMED); tests and
  * peripheral folders (examples, benchmarks, scripts) count half, as in
- * code_context_pack. Rows are then picked greedily with diversity: each
- * earlier pick that matched exactly the same terms, or sits in the same
- * file, lowers a candidate's score, so one term or one file cannot fill the
- * list. The list stops where scores fall below a tenth of the best.
+ * code_context_pack, and so do properties (PROPERTY). Rows are then picked
+ * greedily with diversity: each earlier pick that matched exactly the same
+ * terms lowers the part of a candidate's score those terms leave
+ * uncovered, so one word cannot fill the list. The list stops where scores
+ * fall below a tenth of the best.
  */
 export async function rankDeclarations(
   q: Queryable,
@@ -99,8 +126,8 @@ export async function rankDeclarations(
     terms.map(async (term, i) => {
       const df = frequencies[i]!;
       // A term most declarations hold weighs next to nothing: read as held by every candidate, its posting list is not read.
-      const has = df > common ? ALL : await declarationsMatching(q, ftsAnyOf([term]));
-      return { term, df, has, idf: df > 0 ? idf(n, df) : 0 };
+      const [has, named] = await Promise.all([df > common ? ALL : declarationsMatching(q, ftsAnyOf([term])), declarationsNamedBy(q, ftsAnyOf([term]))]);
+      return { term, df, has, named, idf: df > 0 ? idf(n, df) : 0 };
     }),
   );
   const total = weights.reduce((s, w) => s + w.idf, 0) || 1;
@@ -111,8 +138,10 @@ export async function rankDeclarations(
     if (!row) return [];
     const hit = weights.filter((w) => w.has === ALL || w.has.has(h.rowid));
     const coverage = hit.reduce((s, w) => s + w.idf, 0) / total;
-    const aside = isTestPath(row.path) || isPeripheralPath(row.path) ? ASIDE : 1;
-    return [{ row, score: (h.score / top) * coverage * aside, terms: hit.filter((w) => w.has !== ALL).map((w) => w.term).join(" ") }];
+    const naming = weights.filter((w) => w.named.has(h.rowid)).reduce((s, w) => s + w.idf, 0) / total;
+    const aside = (isTestPath(row.path) || isPeripheralPath(row.path) ? ASIDE : 1) * (row.kind === "property" ? PROPERTY : 1);
+    const score = (h.score / top) * coverage * (1 + NAMED * naming) * aside;
+    return [{ row, score, coverage, terms: hit.filter((w) => w.has !== ALL).map((w) => w.term).join(" ") }];
   });
   const picked = pickDiverse(scored);
   return Promise.all(picked.map((r) => answerRow(q, projectIds, r)));
@@ -145,15 +174,25 @@ async function candidates(q: Queryable, projectIds: readonly string[], terms: re
 }
 
 /**
- * Greedy picks by the one diversification of the code pack: a row's worth
- * falls by SAME_TERMS for each earlier pick that matched the same set of
- * question terms, and by SAME_FILE for each earlier pick from its file (the
- * set of terms is one key, so the whole score falls with it). Picked worths
+ * Greedy picks by the one diversification of the code pack: for each
+ * earlier pick that matched the same set of question terms, the part of a
+ * row's score its terms leave uncovered (1 − coverage) falls by SAME_TERMS.
+ * So a crowd of rows matching one word of the question yields to other
+ * words after a few picks, while rows matching most of the question keep
+ * their worth: those are the declarations of the file that answers, which
+ * often holds the answer beside its siblings (on the kysely tuning set,
+ * `maybeJson` among the JSON results plugin's functions, `parseStringReference`
+ * beside `parseStringReferenceWithTable`, `ConnectionMutex.obtainLock`
+ * after `releaseLock`). Rows of one file are not decayed for sharing it
+ * (the code pack's file decay, 0.8 a pick, compounded with the term decay
+ * and pushed those answers past the relevance cut there). Picked worths
  * only fall, so the relevance cut keeps a prefix.
  */
-function pickDiverse(scored: Array<{ row: DeclarationRow; score: number; terms: string }>): DeclarationRow[] {
-  const candidates = scored.filter((c) => c.score > 0).map((c) => ({ item: c.row, file: c.row.fileId, score: c.score, terms: new Map([[c.terms, c.score]]) }));
-  const picked = diversify(candidates, { term: SAME_TERMS, file: SAME_FILE, whole: 1 }, MAX_ROWS);
+function pickDiverse(scored: Array<{ row: DeclarationRow; score: number; coverage: number; terms: string }>): DeclarationRow[] {
+  const candidates = scored
+    .filter((c) => c.score > 0)
+    .map((c) => ({ item: c.row, file: c.row.fileId, score: c.score, terms: new Map([[c.terms, c.score * (1 - c.coverage)]]) }));
+  const picked = diversify(candidates, { term: SAME_TERMS, file: 1, whole: 0 }, MAX_ROWS);
   const best = picked[0]?.worth ?? 0;
   const kept = picked.findIndex((p) => p.worth < CUT * best);
   return (kept < 0 ? picked : picked.slice(0, kept)).map((p) => p.item);

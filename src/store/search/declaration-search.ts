@@ -71,6 +71,15 @@ export async function declarationsMatching(q: Queryable, match: string): Promise
   return new Set(rows.map((r) => Number(r.rowid)));
 }
 
+/**
+ * Every index row (of every project) whose name column (name and qualified
+ * name, split as identifiers) matches an FTS5 expression: which rows a
+ * question word names, not only mentions.
+ */
+export async function declarationsNamedBy(q: Queryable, match: string): Promise<Set<number>> {
+  return declarationsMatching(q, `name : (${match})`);
+}
+
 /** How many index rows (of every project) match an FTS5 expression: a term's document frequency, counted in the index. */
 export async function declarationFrequency(q: Queryable, match: string): Promise<number> {
   const row = await q.get<{ n: number }>("SELECT count(*) AS n FROM symbols_fts WHERE symbols_fts MATCH ?", [match]);
