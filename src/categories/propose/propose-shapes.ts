@@ -55,6 +55,15 @@ export const FIELD_SHARE = 0.5;
 export const MIN_SHARED_KEYS = 3;
 /** …and their key sets overlap at least this much (Jaccard: shared keys over all keys). */
 export const MIN_KEY_OVERLAP = 0.6;
+/**
+ * Groups one key leads to, at most. A key that many unlike groups started
+ * with (`a`, `id`, `name` across thousands of table rows whose overlap
+ * falls short) says nothing about where an instance belongs, and following
+ * every one of them made grouping quadratic: 60,000 rows of hostile CSV
+ * held the main thread for 100 s. Groups are still found through their
+ * other keys.
+ */
+const MAX_GROUPS_PER_KEY = 64;
 /** Keys listed in a proposal's description before "…". */
 const DESCRIBED_KEYS = 8;
 
@@ -145,14 +154,18 @@ function spelling(stat: KeyStat): string {
  * Untyped instances of one source, grouped greedily: each joins the
  * earliest group whose first instance it matches (shared keys and overlap
  * as set out on {@link proposeShapes}), else starts one. Only groups whose
- * first instance shares a key with it are looked at (found by key), so
- * thousands of unlike sections cost no more than their keys.
+ * first instance shares a key with it are looked at (found by key, up to
+ * {@link MAX_GROUPS_PER_KEY} a key), so thousands of unlike sections cost
+ * no more than their keys. An instance with fewer than
+ * {@link MIN_SHARED_KEYS} keys can neither join a group nor be joined: it
+ * is left out at once.
  */
 function clusterByKeys(instances: readonly Instance[]): Instance[][] {
   const clusters: { seed: Set<string>; members: Instance[] }[] = [];
   const byKey = new Map<string, number[]>();
   for (const instance of instances) {
     const keys = keysOf(instance);
+    if (keys.size < MIN_SHARED_KEYS) continue;
     const shared = new Map<number, number>();
     for (const key of keys) for (const c of byKey.get(key) ?? []) shared.set(c, (shared.get(c) ?? 0) + 1);
     const home = [...shared]
@@ -166,7 +179,7 @@ function clusterByKeys(instances: readonly Instance[]): Instance[][] {
     for (const key of keys) {
       const list = byKey.get(key);
       if (list === undefined) byKey.set(key, [clusters.length]);
-      else list.push(clusters.length);
+      else if (list.length < MAX_GROUPS_PER_KEY) list.push(clusters.length);
     }
     clusters.push({ seed: keys, members: [instance] });
   }

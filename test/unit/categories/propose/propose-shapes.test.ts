@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { proposeShapes } from "../../../../src/categories/propose/propose-shapes.js";
 import type { ShapeProposal } from "../../../../src/categories/propose/propose-shapes.js";
 import { readInstances } from "../../../../src/categories/propose/read-instances.js";
+import type { Instance } from "../../../../src/categories/instance.js";
 import { storedFiles } from "./stored-reading.js";
 
 type File = readonly [string, string, string];
@@ -150,6 +151,20 @@ describe("proposeShapes", () => {
         ["b", "b.md", "# Incident: B\n\n- Severity: low\n- Cause: rain\n"],
       ]),
     ).toEqual([]);
+  });
+
+  it("groups 30,000 unlike table rows that all share one key without following each earlier row (a hostile CSV once held the thread 100 s)", () => {
+    const row = (i: number, keys: readonly string[]): Instance => ({
+      source: "table", typeHint: undefined, title: `r${i}`, fileId: `f${i % 50}`, factionIds: [`f${i % 50}#r${i}`],
+      values: keys.map((key, k) => ({ key, value: `v${k}`, cellIds: [`c${i}-${k}`] })),
+    });
+    // Each row shares only "a" with the others (one key: never a group); two rows at the end share four keys.
+    const unlike = Array.from({ length: 30_000 }, (_, i) => row(i, ["a", `b${i}`, `c${i}`]));
+    const alike = [row(30_000, ["a", "Region", "Plan", "Seats"]), row(30_001, ["a", "Region", "Plan", "Seats"])];
+    // Quadratic grouping ran past the test's time limit here (tens of seconds); bounded, it takes well under a second.
+    const proposals = proposeShapes([...unlike, ...alike]);
+    expect(proposals).toHaveLength(1);
+    expect(proposals[0]?.instances.map((i) => i.title)).toEqual(["r30000", "r30001"]);
   });
 
   it("is deterministic: the same proposals whatever the order of instances", async () => {
