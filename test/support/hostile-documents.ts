@@ -19,8 +19,14 @@ export interface HostileDocument {
   bytes: Uint8Array;
 }
 
-/** Makes one hostile document of a format from random draws. */
-export type HostileGenerator = (rng: Rng) => HostileDocument;
+/**
+ * Makes one hostile document of a format from random draws, sized for
+ * `maxBytes` (default no limit): each case draws its sizes within the
+ * limit, so a capped run does not build megabytes only to throw them away
+ * (a mutation may still pass the limit by a little: callers cut). Without a
+ * limit the draws are those of every earlier run, so a seed replays.
+ */
+export type HostileGenerator = (rng: Rng, maxBytes?: number) => HostileDocument;
 
 /** The formats there are generators for, one per reader. */
 export const HOSTILE_FORMATS = [
@@ -36,6 +42,8 @@ const MIB = 1024 * KIB;
 const utf8 = (text: string): Uint8Array => new TextEncoder().encode(text);
 const int = (rng: Rng, min: number, max: number): number => min + Math.floor(rng() * (max - min + 1));
 const pick = <T>(rng: Rng, items: readonly T[]): T => items[Math.floor(rng() * items.length)] as T;
+/** A count from 1 to `max`, and at most `cap / unit` (how many units of `unit` bytes fit the byte limit `cap`). */
+const upTo = (rng: Rng, max: number, cap: number, unit = 1): number => int(rng, 1, Math.max(1, Math.min(max, Math.floor(cap / unit))));
 
 /** `bytes` random bytes, none of them NUL (a NUL alone would mark the file binary). */
 export function randomBytes(bytes: number, rng: Rng): Uint8Array {
@@ -113,28 +121,30 @@ function soup(rng: Rng, pieces: readonly string[], bytes: number): Uint8Array {
   return utf8(parts.join(""));
 }
 
-type Case = (rng: Rng) => Uint8Array;
+/** One kind of hostile content, its sizes drawn within `cap` bytes. */
+type Case = (rng: Rng, cap: number) => Uint8Array;
 
 /** A generator drawing one of `cases`, then mutating the result (except binary containers, mutated less often). */
 function generator(extensions: readonly string[], cases: readonly Case[]): HostileGenerator {
-  return (rng) => {
-    const bytes = pick(rng, cases)(rng);
+  return (rng, maxBytes = Number.POSITIVE_INFINITY) => {
+    const bytes = pick(rng, cases)(rng, maxBytes);
     return { path: `hostile/doc-${int(rng, 0, 1e9)}${pick(rng, extensions)}`, bytes: mutate(bytes, rng) };
   };
 }
 
-const noise: Case = (rng) => randomBytes(int(rng, 1, 2 * MIB), rng);
+const noise: Case = (rng, cap) => randomBytes(upTo(rng, 2 * MIB, cap), rng);
 
 const MARKDOWN: Case[] = [
-  (rng) => markdownQuoteListBomb(int(rng, 1, 100_000), int(rng, 1, 50_000)),
-  (rng) => markdownNestedList(int(rng, 1, 40 * KIB), pick(rng, ["- ", "* ", "1. ", "> - "])),
-  (rng) => soup(rng, ["> ", "- ", "* ", "1. ", "  ", "\n", "[", "](", "*", "_", "`", "<", "|", "# ", "text "], int(rng, 1, 400 * KIB)),
+  (rng, cap) => markdownQuoteListBomb(upTo(rng, 100_000, cap, 2), upTo(rng, 50_000, cap, 4)),
+  (rng, cap) => markdownNestedList(upTo(rng, 40 * KIB, cap), pick(rng, ["- ", "* ", "1. ", "> - "])),
+  (rng, cap) => soup(rng, ["> ", "- ", "* ", "1. ", "  ", "\n", "[", "](", "*", "_", "`", "<", "|", "# ", "text "], upTo(rng, 400 * KIB, cap)),
   noise,
 ];
 
 const HTML: Case[] = [
-  (rng) => htmlNested(int(rng, 1, 440_000), pick(rng, ["div", "span", "ul><li", "table><tr><td", "p", "b"])),
-  (rng) => soup(rng, ["<div>", "</div>", "<p>", "<li>", "<table>", "<td>", "text ", "<!--", "-->", "<script>", "&amp;"], int(rng, 1, 2 * MIB)),
+  // The longest tag, `<table><tr><td>`, is 15 bytes.
+  (rng, cap) => htmlNested(upTo(rng, 440_000, cap, 15), pick(rng, ["div", "span", "ul><li", "table><tr><td", "p", "b"])),
+  (rng, cap) => soup(rng, ["<div>", "</div>", "<p>", "<li>", "<table>", "<td>", "text ", "<!--", "-->", "<script>", "&amp;"], upTo(rng, 2 * MIB, cap)),
   noise,
 ];
 
@@ -160,47 +170,52 @@ export const hostileGenerators: Readonly<Record<HostileFormat, HostileGenerator>
   pdf: generator([".pdf"], pdfCases),
   docx: generator([".docx"], docxCases),
   csv: generator([".csv", ".tsv"], [
-    (rng) => soup(rng, ['"', ",", "\t", "\n", '""', "a", ";", "|", "\r\n"], int(rng, 1, 2 * MIB)),
-    (rng) => utf8(`a,b\n"${"x\n".repeat(int(rng, 1, 500_000))}`),
-    (rng) => utf8(`${",".repeat(int(rng, 1, 1_000_000))}\n`),
+    (rng, cap) => soup(rng, ['"', ",", "\t", "\n", '""', "a", ";", "|", "\r\n"], upTo(rng, 2 * MIB, cap)),
+    (rng, cap) => utf8(`a,b\n"${"x\n".repeat(upTo(rng, 500_000, cap, 2))}`),
+    (rng, cap) => utf8(`${",".repeat(upTo(rng, 1_000_000, cap))}\n`),
     noise,
   ]),
   jsonl: generator([".jsonl", ".ndjson"], [
-    (rng) => utf8(`${new TextDecoder().decode(jsonNested(int(rng, 1, 10_000), pick(rng, ["array", "object"] as const)))}\n`.repeat(int(rng, 1, 50))),
-    (rng) => soup(rng, ["{", "}", "[", "]", '"a":', "1,", "\n", '"'], int(rng, 1, MIB)),
+    (rng, cap) => {
+      // An object level is six bytes (`{"a":` and `}`): the depth fits one line in the limit, the line count the rest.
+      const line = new TextDecoder().decode(jsonNested(upTo(rng, 10_000, cap, 6), pick(rng, ["array", "object"] as const)));
+      return utf8(`${line}\n`.repeat(upTo(rng, 50, cap, line.length + 1)));
+    },
+    (rng, cap) => soup(rng, ["{", "}", "[", "]", '"a":', "1,", "\n", '"'], upTo(rng, MIB, cap)),
     noise,
   ]),
   json: generator([".json"], [
-    (rng) => jsonNested(int(rng, 1, 100_000), pick(rng, ["array", "object"] as const)),
-    (rng) => soup(rng, ["{", "}", "[", "]", '"a":', "1,", "//", "/*", "*/", '"'], int(rng, 1, MIB)),
+    (rng, cap) => jsonNested(upTo(rng, 100_000, cap, 6), pick(rng, ["array", "object"] as const)),
+    (rng, cap) => soup(rng, ["{", "}", "[", "]", '"a":', "1,", "//", "/*", "*/", '"'], upTo(rng, MIB, cap)),
     noise,
   ]),
   yaml: generator([".yaml", ".yml"], [
-    (rng) => yamlNested(int(rng, 1, 10_000), "flow"),
-    // Block nesting costs a space of indentation per level: 1,500 levels is already 1 MB.
-    (rng) => yamlNested(int(rng, 1, 1_500), "block"),
-    (rng) => soup(rng, ["- ", "a: ", "&x ", "*x ", "[", "]", "{", "}", "\n", "  ", "---\n", "? "], int(rng, 1, MIB)),
+    (rng, cap) => yamlNested(upTo(rng, 10_000, cap, 2), "flow"),
+    // Block nesting costs a space of indentation per level: 1,500 levels is already 1 MB (d levels about d²/2 bytes).
+    (rng, cap) => yamlNested(upTo(rng, 1_500, Math.sqrt(2 * cap)), "block"),
+    (rng, cap) => soup(rng, ["- ", "a: ", "&x ", "*x ", "[", "]", "{", "}", "\n", "  ", "---\n", "? "], upTo(rng, MIB, cap)),
     noise,
   ]),
   toml: generator([".toml"], [
-    (rng) => tomlNested(int(rng, 1, 10_000), pick(rng, ["array", "table"] as const)),
-    (rng) => soup(rng, ["[a]\n", "[[b]]\n", "x = ", "[", "]", "{", "}", '"""', "'''", "\n", "1,"], int(rng, 1, MIB)),
+    // An inline table level is eight bytes (`{ b = ` and ` }`).
+    (rng, cap) => tomlNested(upTo(rng, 10_000, cap, 8), pick(rng, ["array", "table"] as const)),
+    (rng, cap) => soup(rng, ["[a]\n", "[[b]]\n", "x = ", "[", "]", "{", "}", '"""', "'''", "\n", "1,"], upTo(rng, MIB, cap)),
     noise,
   ]),
   subtitle: generator([".vtt", ".srt"], [
-    (rng) => utf8(`WEBVTT\n\n${"00:00:01.000 --> 00:00:02.000\nline\n\n".repeat(int(rng, 1, 60_000))}`),
-    (rng) => soup(rng, ["-->", "00:00:01.000", " ", "\n", "<v A>", "1\n", "WEBVTT\n", ","], int(rng, 1, MIB)),
+    (rng, cap) => utf8(`WEBVTT\n\n${"00:00:01.000 --> 00:00:02.000\nline\n\n".repeat(upTo(rng, 60_000, cap, 36))}`),
+    (rng, cap) => soup(rng, ["-->", "00:00:01.000", " ", "\n", "<v A>", "1\n", "WEBVTT\n", ","], upTo(rng, MIB, cap)),
     noise,
   ]),
   text: generator([".txt", ".rst", ".log", ""], [
-    (rng) => soup(rng, ["word ", ". ", "\n", "- ", "====\n", "    ", "|", "a.b.", "\t"], int(rng, 1, 2 * MIB)),
-    (rng) => utf8("x".repeat(int(rng, 1, 2 * MIB))),
+    (rng, cap) => soup(rng, ["word ", ". ", "\n", "- ", "====\n", "    ", "|", "a.b.", "\t"], upTo(rng, 2 * MIB, cap)),
+    (rng, cap) => utf8("x".repeat(upTo(rng, 2 * MIB, cap))),
     noise,
   ]),
   code: generator([".ts", ".py", ".js", ".go", ".rs", ".c"], [
-    (rng) => utf8(`x = ${"(".repeat(int(rng, 1, 100_000))}1${")".repeat(int(rng, 1, 100_000))}\n`),
-    (rng) => utf8(`${"{".repeat(int(rng, 1, 100_000))}`),
-    (rng) => soup(rng, ["function f(", "){", "}", "class A {", "def f():\n", "    ", "\n", "/*", "*/", "'", '"', "`"], int(rng, 1, MIB)),
+    (rng, cap) => utf8(`x = ${"(".repeat(upTo(rng, 100_000, cap, 2))}1${")".repeat(upTo(rng, 100_000, cap, 2))}\n`),
+    (rng, cap) => utf8(`${"{".repeat(upTo(rng, 100_000, cap))}`),
+    (rng, cap) => soup(rng, ["function f(", "){", "}", "class A {", "def f():\n", "    ", "\n", "/*", "*/", "'", '"', "`"], upTo(rng, MIB, cap)),
     noise,
   ]),
 };
