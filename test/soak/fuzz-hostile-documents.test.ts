@@ -7,9 +7,9 @@
  * `FUZZ_SEED=<seed> npx vitest run --project soak test/soak/fuzz-hostile-documents.test.ts`;
  * `FUZZ_DOCS` changes the count, `-t <family>` runs one family.
  * `FUZZ_DOC_BYTES` caps each document's size and `FUZZ_READ_TIMEOUT_MS`
- * sets the reading limit: CI runs 100 per family at 64 KiB with a 5 s
- * limit so the whole pipeline stays within its time; unset, 200 per family
- * at full size with the product's limits.
+ * sets the reading limit: CI runs the 200 per family at 64 KiB with a 5 s
+ * limit so the whole pipeline stays within its time; unset, full size and
+ * the product's limits.
  */
 import { defineHostileFuzz } from "../support/fuzz/hostile-suite.js";
 

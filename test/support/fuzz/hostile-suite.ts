@@ -62,7 +62,7 @@ export function defineHostileFuzz(options: HostileSuiteOptions): void {
       console.log(
         `hostile documents summary (seed ${options.seed}): ${all.length} families, ${total((s) => s.documents)} documents, ` +
           `${total((s) => s.ready)} ready, ${total((s) => s.failed)} failed, ${total((s) => s.refused)} refused, stuck ${total((s) => s.stuck)}, ` +
-          `5xx ${total((s) => s.fiveXx)}, max probe ${Math.max(0, ...all.map((s) => s.maxProbeMs)).toFixed(0)} ms, ` +
+          `5xx ${total((s) => s.fiveXx)}, probe p95 ${Math.max(0, ...all.map((s) => s.p95ProbeMs)).toFixed(0)} ms (worst family), max ${Math.max(0, ...all.map((s) => s.maxProbeMs)).toFixed(0)} ms, ` +
           `RSS ${mib(rssBefore)} → ${mib(rssAfter)}, wall ${((performance.now() - started) / 1000).toFixed(1)} s`,
       );
     });
