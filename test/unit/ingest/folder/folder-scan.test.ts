@@ -76,13 +76,13 @@ describe("scanFolder", () => {
     expect(scan.skipped).toEqual([{ path: "out-link.md", reason: "symbolic link leads outside the folder" }]);
   });
 
-  it.skipIf(process.platform === "win32")("passes over FIFOs", async () => {
+  it.runIf(process.platform !== "win32")("passes over FIFOs", async () => {
     put("a.md");
     execFileSync("mkfifo", [join(root, "pipe")]);
     expect(await paths()).toEqual(["a.md"]);
   });
 
-  it.skipIf(process.platform === "win32")("reports a name with a backslash rather than have it read under another path", async () => {
+  it.runIf(process.platform !== "win32")("reports a name with a backslash rather than have it read under another path", async () => {
     put("a.md");
     put("odd\\name.md");
     const scan = await scanFolder(root);
