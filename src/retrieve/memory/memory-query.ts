@@ -9,8 +9,8 @@ import { packRows } from "../pack-rows.js";
 import { weightedPageRank } from "../page-rank.js";
 import { ftsAnyOf, queryNgrams, queryTerms } from "../query-terms.js";
 import { rankDeclarations } from "./code-rows.js";
-import { FEEDBACK_DOCUMENTS, feedbackTerms } from "./feedback-terms.js";
-import type { FeedbackDocument } from "./feedback-terms.js";
+import { DEFAULT_FEEDBACK, feedbackTerms } from "./feedback-terms.js";
+import type { FeedbackDocument, FeedbackOptions } from "./feedback-terms.js";
 import type { AnswerDeclaration } from "./code-rows.js";
 import { dropRedundant, fuseCells } from "./rank-cells.js";
 import { relatedArtifacts } from "./related-artifacts.js";
@@ -218,17 +218,36 @@ export async function cellSignals(
   const seen = new Set(hits.map((h) => h.fileId));
   const docCells = await bestCellsOfFiles(q, match, files.filter((f) => !seen.has(f.fileId)).slice(0, 100).map((f) => f.fileId), 2);
   const pool = [...hits, ...docCells];
-  const expansion = feedbackTerms(feedbackDocuments(files, pool), terms);
   const [walk, feedback] = await Promise.all([
     walkFrom(q, seeds.map((s) => s.entityId), req.fileIds),
-    expansion.length > 0 ? searchFiles(q, projectIds, ftsAnyOf([...terms, ...expansion]), FILE_POOL, req.fileIds) : Promise.resolve([]),
+    feedbackRanking(q, projectIds, terms, files, pool, req.fileIds),
   ]);
   return { pool: [...pool, ...walk.extra], files, feedback, walk: walk.scores, seeds };
 }
 
+/**
+ * Documents by BM25 of the query expanded with feedback terms of the best
+ * documents of the first ranking (`files`, read through the cells of `pool`);
+ * none when no term is found. Exported so the evaluation can vary `options`
+ * on signals gathered once.
+ */
+export async function feedbackRanking(
+  q: Queryable,
+  projectIds: string[],
+  terms: readonly string[],
+  files: readonly FileHit[],
+  pool: readonly CellHit[],
+  fileIds?: string[],
+  options: FeedbackOptions = DEFAULT_FEEDBACK,
+): Promise<FileHit[]> {
+  const expansion = feedbackTerms(feedbackDocuments(files, pool, options.documents), terms, options.terms);
+  if (expansion.length === 0) return [];
+  return searchFiles(q, projectIds, ftsAnyOf([...terms, ...expansion]), FILE_POOL, fileIds);
+}
+
 /** The best documents of the first ranking with the text of their cells it read. */
-function feedbackDocuments(files: readonly FileHit[], pool: readonly CellHit[]): FeedbackDocument[] {
-  return files.slice(0, FEEDBACK_DOCUMENTS).map((f) => ({ score: f.score, texts: pool.filter((c) => c.fileId === f.fileId).map((c) => c.text) }));
+function feedbackDocuments(files: readonly FileHit[], pool: readonly CellHit[], n: number): FeedbackDocument[] {
+  return files.slice(0, n).map((f) => ({ score: f.score, texts: pool.filter((c) => c.fileId === f.fileId).map((c) => c.text) }));
 }
 
 /** Entities the query or `entities` name; with `fileIds`, only those backing a cell of those files. */
