@@ -9,8 +9,9 @@
  * (porter) for the same terms. Fusion weights are tuned on the train split
  * (`--tune` prints the grid) and only reported on the test split.
  *
- * Usage: node --import tsx bench/eval-scifact.ts (--data DIR | PKS_BENCH_DATA) [--limit N] [--tune] [--store DIR]
- * (`--store DIR` keeps the ingested store in DIR and reuses it on the next run.)
+ * Usage: node --import tsx bench/eval-scifact.ts (--data DIR | PKS_BENCH_DATA) [--limit N] [--tune | --tune-only] [--store DIR]
+ * (`--store DIR` keeps the ingested store in DIR and reuses it on the next run;
+ * `--tune-only` prints the train grid and stops before the test split.)
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -22,7 +23,10 @@ import { createApp } from "../src/app.js";
 import type { App } from "../src/app.js";
 import { loadConfig } from "../src/config.js";
 import { ingestBatch } from "../src/ingest/accept/ingest-batch.js";
-import { cellSignals, fuseSignals, memoryQuery, rankCells } from "../src/retrieve/memory/memory-query.js";
+import { cellSignals, feedbackRanking, fuseSignals, memoryQuery, rankCells } from "../src/retrieve/memory/memory-query.js";
+import { DEFAULT_FEEDBACK } from "../src/retrieve/memory/feedback-terms.js";
+import type { FeedbackOptions } from "../src/retrieve/memory/feedback-terms.js";
+import { DEFAULT_WEIGHTS } from "../src/retrieve/memory/rank-cells.js";
 import { searchCells } from "../src/store/search/lexical-search.js";
 import { ftsAnyOf, queryTerms } from "../src/retrieve/query-terms.js";
 import type { CellSignals } from "../src/retrieve/memory/memory-query.js";
@@ -34,7 +38,8 @@ import { benchData } from "./lib/locations.js";
 const DATA = pathToFileURL(benchData("scifact/"));
 const args = process.argv.slice(2);
 const LIMIT = Number(args[args.indexOf("--limit") + 1]) || Infinity;
-const TUNE = args.includes("--tune");
+const TUNE_ONLY = args.includes("--tune-only");
+const TUNE = TUNE_ONLY || args.includes("--tune");
 const STORE = args.includes("--store") ? args[args.indexOf("--store") + 1] : undefined;
 
 interface Doc { _id: string; title: string; text: string }
@@ -138,6 +143,7 @@ async function main(): Promise<void> {
       return documentsOf(a.cells.map((c) => fileOf.get(c.cellId) ?? ""), fileToDoc);
     };
     if (TUNE) await tune(app, projectIds, queries, train, fileToDoc);
+    if (TUNE_ONLY) return;
     const testQueries = queries.filter((q) => test.has(q._id));
     const baseline = await score(testQueries, test, (q) => baselineRanking(app, q));
     const mq = await score(testQueries, test, packed);
@@ -172,26 +178,55 @@ async function latencies(app: App, projectIds: string[], queries: Query[]) {
 
 /**
  * The fusion grid on the train split (all its queries): each query's
- * signals are gathered once (cellSignals), then fused per weighting.
- * Chosen here: `feedback` 1 (train nDCG@10 0.704 without, 0.710 with, flat
- * from 0.5 to 2); the test split is never scored while tuning.
+ * signals are gathered once (cellSignals), then fused per weighting; a
+ * feedback variant (`PKS_FEEDBACK_VARIANTS`, a JSON list of partial
+ * FeedbackOptions) searches again only its expanded query (feedbackRanking).
+ * The test split is never scored while tuning. DEFAULT_WEIGHTS is this
+ * grid's best on train (see its JSDoc).
  */
 async function tune(app: App, projectIds: string[], queries: Query[], train: Qrels, fileToDoc: Map<string, string>) {
   const trainQueries = queries.filter((q) => train.has(q._id));
+  const t0 = performance.now();
   const signals: CellSignals[] = [];
   for (const q of trainQueries) signals.push(await cellSignals(app.deps.db, projectIds, { query: q.text }));
-  for (const feedback of [0, 0.5, 1, 2]) {
-    for (const [cell, document, graph] of [[0.5, 3, 1], [0.25, 3, 1], [0.5, 2, 1], [0.5, 3, 0.5]] as const) {
-      const weights: FusionWeights = { cell, document, graph, feedback };
-      const ndcg: number[] = [];
-      const recall: number[] = [];
-      trainQueries.forEach((q, i) => {
-        const ranking = documentsOf(fuseSignals(signals[i]!, weights).map((c) => c.fileId), fileToDoc);
-        ndcg.push(ndcgAt(ranking, train.get(q._id)!, 10));
-        recall.push(recallAt(ranking, train.get(q._id)!, 100));
-      });
-      console.log(`train ${JSON.stringify(weights)}: nDCG@10 ${mean(ndcg).toFixed(4)} R@100 ${mean(recall).toFixed(4)} (n=${ndcg.length})`);
+  console.log(`train signals gathered in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const base = await score(trainQueries, train, (q) => baselineRanking(app, q));
+  console.log(`train BM25 whole documents: nDCG@10 ${base.ndcg10.toFixed(4)} R@100 ${base.recall100.toFixed(4)} (n=${base.n})`);
+  const report = (label: string, sig: CellSignals[], weights?: FusionWeights) => {
+    const ndcg: number[] = [];
+    const recall: number[] = [];
+    trainQueries.forEach((q, i) => {
+      const ranking = documentsOf(fuseSignals(sig[i]!, weights).map((c) => c.fileId), fileToDoc);
+      ndcg.push(ndcgAt(ranking, train.get(q._id)!, 10));
+      recall.push(recallAt(ranking, train.get(q._id)!, 100));
+    });
+    console.log(`train ${label}: nDCG@10 ${mean(ndcg).toFixed(4)} R@100 ${mean(recall).toFixed(4)} (n=${ndcg.length})`);
+    return mean(ndcg);
+  };
+  report(`default ${JSON.stringify(DEFAULT_WEIGHTS)}`, signals);
+  for (const [label, weights] of [
+    ["cell alone", { cell: 1, document: 0, graph: 0 }],
+    ["document alone", { cell: 0, document: 1, graph: 0 }],
+    ["feedback alone", { cell: 0, document: 0, graph: 0, feedback: 1 }],
+    ["graph alone", { cell: 0, document: 0, graph: 1 }],
+  ] as const) report(label, signals, weights);
+  const results: Array<[number, string]> = [];
+  for (const cell of [0.5, 1, 1.5]) for (const graph of [0.5, 1]) for (const feedback of [0, 1, 2, 3, 4, 6]) {
+    const weights: FusionWeights = { cell, document: 3, graph, feedback };
+    results.push([report(JSON.stringify(weights), signals, weights), JSON.stringify(weights)]);
+  }
+  console.log("best on train:", results.sort((x, y) => y[0] - x[0]).slice(0, 3));
+  const variants = JSON.parse(process.env.PKS_FEEDBACK_VARIANTS ?? "[]") as Array<Partial<FeedbackOptions>>;
+  for (const v of variants) {
+    const options = { ...DEFAULT_FEEDBACK, ...v };
+    const varied = [];
+    for (const [i, q] of trainQueries.entries()) {
+      const s = signals[i]!;
+      // The walk's extra cells (score 0) are not part of the first ranking feedback reads.
+      const pool = s.pool.filter((c) => c.score > 0);
+      varied.push({ ...s, feedback: await feedbackRanking(app.deps.db, projectIds, queryTerms(q.text), s.files, pool, undefined, options) });
     }
+    report(`feedback ${JSON.stringify(options)}`, varied);
   }
 }
 
