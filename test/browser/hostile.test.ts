@@ -11,7 +11,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, Page } from "playwright-core";
 import { CHROMIUM_MISSING, findChromium } from "./support/chromium.js";
-import { faults, foreignRequests, launch, nav, shoot, signIn, startServer, until, watchedContext } from "./support/harness.js";
+import { faults, foreignRequests, launch, nav, shoot, signIn, startServer, watchedContext } from "./support/harness.js";
+import { until } from "../support/until.js";
 import type { Served, Watch } from "./support/harness.js";
 import type { DomAnchor, DomWindow } from "./support/dom.js";
 import { HOSTILE_HTML, HOSTILE_MARKDOWN, HOSTILE_PATH, HOSTILE_TEXT, PWNED } from "./support/hostile-corpus.js";

@@ -16,7 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { CHROMIUM_MISSING, findChromium } from "./support/chromium.js";
 import type { DomWindow } from "./support/dom.js";
-import { faults, foreignRequests, launch, nav, shoot, shootElement, signedInOrSay, signIn, startServer, tabTo, until, watchedContext } from "./support/harness.js";
+import { faults, foreignRequests, launch, nav, shoot, shootElement, signedInOrSay, signIn, startServer, tabTo, watchedContext } from "./support/harness.js";
+import { until } from "../support/until.js";
 import type { Served, Watch } from "./support/harness.js";
 import { MEMBERS, STORY_FILES } from "./support/story-corpus.js";
 

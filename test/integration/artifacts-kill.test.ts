@@ -13,8 +13,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { ArtifactListRow, ArtifactResource } from "../../src/artifacts/resources.js";
 import type { TaskView } from "../../src/tasks/task-endpoints.js";
 import { spawnServe } from "../support/spawn-pks.js";
+import { until } from "../support/until.js";
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 interface Server {
   /** The server's origin: paths below start with `/v1`. */
@@ -37,17 +37,6 @@ async function call<T>(server: Server, key: string, method: string, path: string
     body: json === undefined ? undefined : JSON.stringify(json),
   });
   return { status: res.status, body: (await res.json()) as T };
-}
-
-/** Polls until `done` holds for the answer, or fails after `ms`. */
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number, what: string): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await sleep(50);
-  }
 }
 
 const DOCS: Array<[string, string]> = [

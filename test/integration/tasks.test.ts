@@ -23,6 +23,7 @@ import { INTERRUPTED_ERROR } from "../../src/tasks/task-worker.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { testActions } from "../support/test-catalog.js";
+import { until } from "../support/until.js";
 
 const TASK_NOT_FOUND = '{"error":{"status":404,"code":"task_not_found","message":"task not found"}}';
 const EDITOR_DENIED = '{"error":{"status":403,"code":"editor_access_required","message":"editor access required"}}';
@@ -128,16 +129,6 @@ async function cancel(w: TestWorld, taskId: string, key = w.keys.editor): Promis
   return { status: res.status, body: JSON.parse(text) as TaskView, text };
 }
 
-async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, what: string): Promise<T> {
-  const deadline = Date.now() + 10_000;
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 function enqueue(w: TestWorld, kind: string, input: unknown, projectId = w.projectId, userId = w.userIds.editor) {
   return w.app.tasks.enqueue({ projectId, kind, input, userId });
 }
@@ -168,7 +159,7 @@ describe("detached tasks", () => {
     const { taskId, status } = await enqueue(w, "test_gated", { gate: "a" });
     expect(status).toBe("queued");
     expect(taskId).toMatch(/^tsk_[0-9A-Za-z]{22}$/);
-    const running = await until(() => getTask(w, taskId), (t) => t.body.progress.done === 1, "progress");
+    const running = await until(() => getTask(w, taskId), (t) => t.body.progress.done === 1, 10_000, "progress", 20);
     expect(running.status).toBe(200);
     expect(running.body).toMatchObject({ taskId, projectId: w.projectId, action: "test_gated", status: "running", progress: { done: 1, total: 3 } });
     expect(running.body).not.toHaveProperty("result");
@@ -203,7 +194,7 @@ describe("detached tasks", () => {
     const a = await enqueue(w, "test_gated", { gate: "a" });
     const b = await enqueue(w, "test_gated", { gate: "b" });
     const c = await enqueue(w, "test_gated", { gate: "c" });
-    await until(() => getTask(w, b.taskId), (t) => t.body.status === "running", "b running");
+    await until(() => getTask(w, b.taskId), (t) => t.body.status === "running", 10_000, "b running", 20);
     expect((await getTask(w, a.taskId)).body.status).toBe("running");
     expect((await getTask(w, c.taskId)).body.status).toBe("queued");
     const cancelled = await cancel(w, c.taskId);
@@ -219,11 +210,11 @@ describe("detached tasks", () => {
 
   it("cancels a running task: its handler sees the signal aborted and the task ends cancelled", async () => {
     const { taskId } = await enqueue(w, "test_gated", { gate: "d" });
-    await until(() => getTask(w, taskId), (t) => t.body.status === "running", "running");
+    await until(() => getTask(w, taskId), (t) => t.body.status === "running", 10_000, "running", 20);
     const asked = await cancel(w, taskId);
     expect(asked.status).toBe(200);
     expect(asked.body).toMatchObject({ taskId, status: "running" });
-    await until(() => getTask(w, taskId), (t) => t.body.status === "cancelled", "cancelled");
+    await until(() => getTask(w, taskId), (t) => t.body.status === "cancelled", 10_000, "cancelled", 20);
     expect(seen.aborted).toContain(taskId);
     gates.open("d", "late");
     await w.app.tasks.whenIdle();
@@ -280,7 +271,7 @@ describe("detached tasks", () => {
 
   it("a viewer may read a task but not cancel it; a submit key reaches neither", async () => {
     const { taskId } = await enqueue(w, "test_gated", { gate: "a" });
-    await until(() => getTask(w, taskId), (t) => t.body.status === "running", "running");
+    await until(() => getTask(w, taskId), (t) => t.body.status === "running", 10_000, "running", 20);
     const read = await getTask(w, taskId, w.keys.viewer);
     expect(read.status).toBe(200);
     expect(read.body.taskId).toBe(taskId);
@@ -320,7 +311,7 @@ describe("detached tasks", () => {
 
   it("stop() during a run aborts it and queues the task again, uncounted; the next start runs it to the end", async () => {
     const { taskId } = await enqueue(w, "test_gated", { gate: "b" });
-    await until(() => getTask(w, taskId), (t) => t.body.status === "running", "running");
+    await until(() => getTask(w, taskId), (t) => t.body.status === "running", 10_000, "running", 20);
     await w.app.tasks.stop();
     expect(seen.aborted).toContain(taskId);
     const row = await w.app.db.get<{ status: string; attempts: number }>("SELECT status, attempts FROM tasks WHERE task_id = ?", [taskId]);

@@ -1,15 +1,15 @@
 import type { Queryable } from "../../store/db.js";
+import { declarationDetailsByIds, declarationMembers } from "../../store/code/declaration-reads.js";
+import type { DeclarationDetail } from "../../store/code/declaration-reads.js";
 import {
   declarationCount,
   declarationFrequency,
-  declarationMembers,
   declarationsNamedBy,
-  declarationRows,
   declarationsMatching,
   declarationTexts,
   searchDeclarations,
 } from "../../store/search/declaration-search.js";
-import type { DeclarationHit, DeclarationRow } from "../../store/search/declaration-search.js";
+import type { DeclarationHit } from "../../store/search/declaration-search.js";
 import { diversify } from "../code/diversify.js";
 import { isPeripheralPath, isTestPath } from "../code/test-paths.js";
 import { ftsAllOf, ftsAnyOf } from "../query-terms.js";
@@ -131,7 +131,7 @@ export async function rankDeclarations(
     }),
   );
   const total = weights.reduce((s, w) => s + w.idf, 0) || 1;
-  const rows = new Map((await declarationRows(q, projectIds, ids)).map((r) => [r.symbolId, r]));
+  const rows = new Map((await declarationDetailsByIds(q, projectIds, ids)).map((r) => [r.symbolId, r]));
   const top = Math.max(...hits.map((h) => h.score), 1e-9);
   const scored = hits.flatMap((h) => {
     const row = rows.get(h.symbolId);
@@ -188,7 +188,7 @@ async function candidates(q: Queryable, projectIds: readonly string[], terms: re
  * and pushed those answers past the relevance cut there). Picked worths
  * only fall, so the relevance cut keeps a prefix.
  */
-function pickDiverse(scored: Array<{ row: DeclarationRow; score: number; coverage: number; terms: string }>): DeclarationRow[] {
+function pickDiverse(scored: Array<{ row: DeclarationDetail; score: number; coverage: number; terms: string }>): DeclarationDetail[] {
   const candidates = scored
     .filter((c) => c.score > 0)
     .map((c) => ({ item: c.row, file: c.row.fileId, score: c.score, terms: new Map([[c.terms, c.score * (1 - c.coverage)]]) }));
@@ -209,7 +209,7 @@ function firstSentence(doc: string | null): string | undefined {
   return clip(end >= 0 ? line.slice(0, end + 1) : line, MAX_DOC);
 }
 
-async function answerRow(q: Queryable, projectIds: readonly string[], d: DeclarationRow): Promise<AnswerDeclaration> {
+async function answerRow(q: Queryable, projectIds: readonly string[], d: DeclarationDetail): Promise<AnswerDeclaration> {
   const dot = d.qualifiedName.lastIndexOf(".");
   const doc = firstSentence(d.doc);
   const members = TYPE_LIKE.has(d.kind) ? await membersOf(q, projectIds, d) : [];
@@ -234,7 +234,7 @@ async function answerRow(q: Queryable, projectIds: readonly string[], d: Declara
  * for an object type whose members are no declarations of their own
  * (`type Options = { origin?: string; … }`), the member lines of its text.
  */
-async function membersOf(q: Queryable, projectIds: readonly string[], d: DeclarationRow): Promise<string[]> {
+async function membersOf(q: Queryable, projectIds: readonly string[], d: DeclarationDetail): Promise<string[]> {
   const inside = await declarationMembers(q, d, MAX_MEMBERS);
   if (inside.length > 0) return inside.map((m) => clip(m.signature, MAX_HEADER / 2));
   const text = (await declarationTexts(q, projectIds, [d.symbolId])).get(d.symbolId);

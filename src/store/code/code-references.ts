@@ -65,10 +65,42 @@ async function namesOfFile(q: Queryable, fileId: string): Promise<Set<string>> {
   return new Set(rows.map((r) => r.folded));
 }
 
-/** Drops names no reference of the project carries any more. */
-async function pruneNames(q: Queryable, projectId: string, candidates: readonly string[]): Promise<void> {
-  for (let i = 0; i < candidates.length; i += BATCH) {
-    const slice = candidates.slice(i, i + BATCH);
+/** Inserts references of one file (their rows as `code_references` holds them). */
+export function insertFileReferences(
+  q: Queryable,
+  file: { projectId: string; fileId: string; path: string },
+  references: readonly NewCodeReference[],
+): Promise<void> {
+  return insertRows(
+    q,
+    "code_references",
+    ["project_id", "file_id", "path", "name", "folded", "kind", "line_start", "line_end", "name_line", "name_col", "symbol_id"],
+    references.map((r) => [
+      file.projectId, file.fileId, file.path, r.name, foldName(r.name), r.kind, r.lineStart, r.lineEnd, r.nameLine, r.nameCol, r.symbolId,
+    ]),
+  );
+}
+
+/**
+ * Keeps the project's name list in step with a file whose references were
+ * rewritten: names it carried `before` and no longer carries are dropped
+ * unless another reference of the project still does; names it now carries
+ * are added.
+ */
+export async function syncCodeNames(q: Queryable, projectId: string, before: ReadonlySet<string>, references: readonly NewCodeReference[]): Promise<void> {
+  const after = [...new Set(references.map((r) => foldName(r.name)))];
+  const added = after.filter((name) => !before.has(name));
+  for (let i = 0; i < added.length; i += BATCH) {
+    const slice = added.slice(i, i + BATCH);
+    await q.execute(
+      `INSERT OR IGNORE INTO code_names (project_id, folded) VALUES ${slice.map(() => "(?, ?)").join(", ")}`,
+      slice.flatMap((name) => [projectId, name]),
+    );
+  }
+  const kept = new Set(after);
+  const dropped = [...before].filter((name) => !kept.has(name));
+  for (let i = 0; i < dropped.length; i += BATCH) {
+    const slice = dropped.slice(i, i + BATCH);
     await q.execute(
       `DELETE FROM code_names WHERE project_id = ? AND folded IN (${placeholders(slice.length)})
        AND NOT EXISTS (SELECT 1 FROM code_references r WHERE r.project_id = code_names.project_id AND r.folded = code_names.folded)`,
@@ -85,25 +117,8 @@ export async function replaceFileReferences(
 ): Promise<void> {
   const before = await namesOfFile(q, file.fileId);
   await q.execute("DELETE FROM code_references WHERE file_id = ?", [file.fileId]);
-  await insertRows(
-    q,
-    "code_references",
-    ["project_id", "file_id", "path", "name", "folded", "kind", "line_start", "line_end", "name_line", "name_col", "symbol_id"],
-    references.map((r) => [
-      file.projectId, file.fileId, file.path, r.name, foldName(r.name), r.kind, r.lineStart, r.lineEnd, r.nameLine, r.nameCol, r.symbolId,
-    ]),
-  );
-  const after = [...new Set(references.map((r) => foldName(r.name)))];
-  const added = after.filter((name) => !before.has(name));
-  for (let i = 0; i < added.length; i += BATCH) {
-    const slice = added.slice(i, i + BATCH);
-    await q.execute(
-      `INSERT OR IGNORE INTO code_names (project_id, folded) VALUES ${slice.map(() => "(?, ?)").join(", ")}`,
-      slice.flatMap((name) => [file.projectId, name]),
-    );
-  }
-  const kept = new Set(after);
-  await pruneNames(q, file.projectId, [...before].filter((name) => !kept.has(name)));
+  await insertFileReferences(q, file, references);
+  await syncCodeNames(q, file.projectId, before, references);
 }
 
 /**

@@ -16,6 +16,17 @@ export interface DeclarationBrief {
   signature: string;
 }
 
+/**
+ * A declaration as a memory answer shows it: the brief plus its doc comment
+ * and the cell holding its text. Read only where shown (the code pack's hot
+ * reads leave both columns out).
+ */
+export interface DeclarationDetail extends DeclarationBrief {
+  doc: string | null;
+  /** The cell holding the declaration's text, when it has one. */
+  cellId: string | null;
+}
+
 interface Row {
   symbol_id: string;
   file_id: string;
@@ -29,9 +40,16 @@ interface Row {
   signature: string;
 }
 
+interface DetailRow extends Row {
+  doc: string | null;
+  cell_id: string | null;
+}
+
 const BATCH = 500;
-const SELECT = `SELECT s.symbol_id, s.file_id, fi.path, s.name, s.qualified_name, s.kind, s.depth, s.line_start, s.line_end, s.signature
-  FROM symbols s JOIN files fi ON fi.file_id = s.file_id`;
+const COLUMNS = "s.symbol_id, s.file_id, fi.path, s.name, s.qualified_name, s.kind, s.depth, s.line_start, s.line_end, s.signature";
+const FROM = "FROM symbols s JOIN files fi ON fi.file_id = s.file_id";
+const SELECT = `SELECT ${COLUMNS} ${FROM}`;
+const SELECT_DETAIL = `SELECT ${COLUMNS}, s.doc, s.cell_id ${FROM}`;
 
 const toBrief = (r: Row): DeclarationBrief => ({
   symbolId: r.symbol_id,
@@ -46,29 +64,54 @@ const toBrief = (r: Row): DeclarationBrief => ({
   signature: r.signature,
 });
 
-async function inBatches(values: readonly string[], read: (slice: string[]) => Promise<Row[]>): Promise<DeclarationBrief[]> {
-  const out: DeclarationBrief[] = [];
-  for (let i = 0; i < values.length; i += BATCH) out.push(...(await read(values.slice(i, i + BATCH))).map(toBrief));
+const toDetail = (r: DetailRow): DeclarationDetail => ({ ...toBrief(r), doc: r.doc, cellId: r.cell_id });
+
+async function inBatches<R, T>(values: readonly string[], read: (slice: string[]) => Promise<R[]>, map: (r: R) => T): Promise<T[]> {
+  const out: T[] = [];
+  for (let i = 0; i < values.length; i += BATCH) out.push(...(await read(values.slice(i, i + BATCH))).map(map));
   return out;
 }
 
+const BY_IDS = (projects: number, ids: number) =>
+  `WHERE s.project_id IN (${placeholders(projects)}) AND s.symbol_id IN (${placeholders(ids)}) AND s.retired_at IS NULL`;
+
 /** Live declarations of these projects by symbol id. */
 export function declarationsByIds(q: Queryable, projectIds: readonly string[], symbolIds: readonly string[]): Promise<DeclarationBrief[]> {
-  return inBatches(symbolIds, (ids) =>
-    q.all<Row>(
-      `${SELECT} WHERE s.project_id IN (${placeholders(projectIds.length)}) AND s.symbol_id IN (${placeholders(ids.length)}) AND s.retired_at IS NULL`,
-      [...projectIds, ...ids],
-    ),
+  return inBatches(symbolIds, (ids) => q.all<Row>(`${SELECT} ${BY_IDS(projectIds.length, ids.length)}`, [...projectIds, ...ids]), toBrief);
+}
+
+/** Live declarations of these projects by symbol id, with doc comment and cell (any order). */
+export function declarationDetailsByIds(q: Queryable, projectIds: readonly string[], symbolIds: readonly string[]): Promise<DeclarationDetail[]> {
+  return inBatches(symbolIds, (ids) => q.all<DetailRow>(`${SELECT_DETAIL} ${BY_IDS(projectIds.length, ids.length)}`, [...projectIds, ...ids]), toDetail);
+}
+
+/**
+ * The live declarations directly inside a declaration (one level deeper,
+ * within its lines, in its file), in line order, at most `limit`.
+ */
+export async function declarationMembers(
+  q: Queryable,
+  parent: Pick<DeclarationBrief, "fileId" | "depth" | "lineStart" | "lineEnd">,
+  limit: number,
+): Promise<DeclarationDetail[]> {
+  const rows = await q.all<DetailRow>(
+    `${SELECT_DETAIL} WHERE s.file_id = ? AND s.retired_at IS NULL AND s.depth = ? AND s.line_start >= ? AND s.line_end <= ?
+     ORDER BY s.line_start LIMIT ?`,
+    [parent.fileId, parent.depth + 1, parent.lineStart, parent.lineEnd, limit],
   );
+  return rows.map(toDetail);
 }
 
 /** Live declarations of these projects declared under one of these names (exact case). */
 export function declarationsNamed(q: Queryable, projectIds: readonly string[], names: readonly string[]): Promise<DeclarationBrief[]> {
-  return inBatches(names, (slice) =>
-    q.all<Row>(
-      `${SELECT} WHERE s.project_id IN (${placeholders(projectIds.length)}) AND s.name IN (${placeholders(slice.length)}) AND s.retired_at IS NULL`,
-      [...projectIds, ...slice],
-    ),
+  return inBatches(
+    names,
+    (slice) =>
+      q.all<Row>(
+        `${SELECT} WHERE s.project_id IN (${placeholders(projectIds.length)}) AND s.name IN (${placeholders(slice.length)}) AND s.retired_at IS NULL`,
+        [...projectIds, ...slice],
+      ),
+    toBrief,
   );
 }
 

@@ -7,8 +7,8 @@
  * rows and the project's name list end the same as a whole replacement.
  */
 import type { Queryable } from "../db.js";
-import { insertRows, placeholders } from "../insert-rows.js";
-import { foldName } from "./code-references.js";
+import { placeholders } from "../insert-rows.js";
+import { insertFileReferences, syncCodeNames } from "./code-references.js";
 import type { NewCodeReference } from "./code-references.js";
 
 const BATCH = 500;
@@ -50,29 +50,6 @@ export async function updateFileReferences(
     const slice = gone.slice(i, i + BATCH);
     await q.execute(`DELETE FROM code_references WHERE rowid IN (${placeholders(slice.length)})`, slice);
   }
-  await insertRows(
-    q,
-    "code_references",
-    ["project_id", "file_id", "path", "name", "folded", "kind", "line_start", "line_end", "name_line", "name_col", "symbol_id"],
-    added.map((r) => [file.projectId, file.fileId, file.path, r.name, foldName(r.name), r.kind, r.lineStart, r.lineEnd, r.nameLine, r.nameCol, r.symbolId]),
-  );
-  const after = [...new Set(references.map((r) => foldName(r.name)))];
-  const fresh = after.filter((name) => !before.has(name));
-  for (let i = 0; i < fresh.length; i += BATCH) {
-    const slice = fresh.slice(i, i + BATCH);
-    await q.execute(
-      `INSERT OR IGNORE INTO code_names (project_id, folded) VALUES ${slice.map(() => "(?, ?)").join(", ")}`,
-      slice.flatMap((name) => [file.projectId, name]),
-    );
-  }
-  const still = new Set(after);
-  const dropped = [...before].filter((name) => !still.has(name));
-  for (let i = 0; i < dropped.length; i += BATCH) {
-    const slice = dropped.slice(i, i + BATCH);
-    await q.execute(
-      `DELETE FROM code_names WHERE project_id = ? AND folded IN (${placeholders(slice.length)})
-       AND NOT EXISTS (SELECT 1 FROM code_references r WHERE r.project_id = code_names.project_id AND r.folded = code_names.folded)`,
-      [file.projectId, ...slice],
-    );
-  }
+  await insertFileReferences(q, file, added);
+  await syncCodeNames(q, file.projectId, before, references);
 }

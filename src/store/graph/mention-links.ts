@@ -37,15 +37,17 @@ export async function fileMentionLinks(q: Queryable, projectId: string, fileId: 
   return rows.map((r) => ({ cellId: r.cell_id, entityId: r.entity_id }));
 }
 
-/** Removes these links. */
-export async function unlinkPairs(q: Queryable, links: readonly CellLink[]): Promise<void> {
-  for (let i = 0; i < links.length; i += BATCH) {
-    const slice = links.slice(i, i + BATCH);
-    await q.execute(
-      `DELETE FROM cell_entities WHERE (cell_id, entity_id) IN (VALUES ${slice.map(() => "(?, ?)").join(", ")})`,
-      slice.flatMap((l) => [l.cellId, l.entityId]),
-    );
+/** Deletes the rows of `table` whose two `columns` hold one of `pairs`, in batches. */
+async function deletePairs(q: Queryable, table: string, columns: readonly [string, string], pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
+  for (let i = 0; i < pairs.length; i += BATCH) {
+    const slice = pairs.slice(i, i + BATCH);
+    await q.execute(`DELETE FROM ${table} WHERE (${columns.join(", ")}) IN (VALUES ${slice.map(() => "(?, ?)").join(", ")})`, slice.flat());
   }
+}
+
+/** Removes these links. */
+export function unlinkPairs(q: Queryable, links: readonly CellLink[]): Promise<void> {
+  return deletePairs(q, "cell_entities", ["cell_id", "entity_id"], links.map((l) => [l.cellId, l.entityId] as const));
 }
 
 /** The symbol mentions recorded for the file's cells. */
@@ -58,12 +60,6 @@ export async function fileSymbolMentions(q: Queryable, fileId: string): Promise<
 }
 
 /** Removes these symbol mentions. */
-export async function dropSymbolMentions(q: Queryable, mentions: readonly CellMention[]): Promise<void> {
-  for (let i = 0; i < mentions.length; i += BATCH) {
-    const slice = mentions.slice(i, i + BATCH);
-    await q.execute(
-      `DELETE FROM symbol_mentions WHERE (cell_id, name) IN (VALUES ${slice.map(() => "(?, ?)").join(", ")})`,
-      slice.flatMap((m) => [m.cellId, m.name]),
-    );
-  }
+export function dropSymbolMentions(q: Queryable, mentions: readonly CellMention[]): Promise<void> {
+  return deletePairs(q, "symbol_mentions", ["cell_id", "name"], mentions.map((m) => [m.cellId, m.name] as const));
 }

@@ -17,6 +17,7 @@ import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { spawnPks, spawnServe } from "../../support/spawn-pks.js";
+import { until } from "../../support/until.js";
 import type { DomWindow } from "./dom.js";
 
 /** Where the suite writes its screenshots (git-ignored). */
@@ -25,7 +26,6 @@ export const SCREENSHOT_DIR = fileURLToPath(new URL("../screenshots/", import.me
 /** The two widths every page is checked and photographed at. */
 export const WIDTHS = [360, 1440] as const;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A running `pks serve` with its owner key, and a way to call its API. */
 export interface Served {
@@ -111,17 +111,6 @@ export async function startServer(env: NodeJS.ProcessEnv = {}): Promise<Served> 
       rmSync(base, { recursive: true, force: true });
     },
   };
-}
-
-/** Polls `read` until `done` holds for its answer, or fails after `ms`. */
-export async function until<T>(read: () => Promise<T>, done: (v: T) => boolean, ms: number, what: string): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const v = await read();
-    if (done(v)) return v;
-    if (Date.now() - started > ms) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(v)}`);
-    await sleep(50);
-  }
 }
 
 /** Launches the given Chromium headless. */
