@@ -12,8 +12,18 @@ import { PersistLane } from "./persist-lane.js";
 import { ReaderPool } from "./pool/reader-pool.js";
 import type { ReaderLimits } from "./pool/reader-pool.js";
 
-/** Files claimed per transaction, at most: one commit for several claims keeps fsyncs down. */
-const CLAIM_BATCH = 8;
+/**
+ * Files claimed and not yet read (waiting for a thread or in one), at most:
+ * enough to keep every thread fed. More are claimed when half are read, so
+ * a claim (a commit of its own) takes several files at once.
+ */
+const FEED_PER_THREAD = 16;
+/**
+ * Files claimed and not finished, at most: readings waiting for their commit
+ * count too. Reading goes on while earlier readings are committed (a cold
+ * ingest keeps both cores busy), and the readings held in memory are bounded.
+ */
+const MAX_UNDER_WAY = 64;
 
 /**
  * The pass after reading (`afterDrain`) waits for this much quiet after the
@@ -55,8 +65,12 @@ export class IngestWorker {
   readonly #pool: ReaderPool;
   /** Readings are written by group commit (see PersistLane). */
   readonly #lane: PersistLane;
-  /** Files claimed and not finished at most: enough to keep every thread fed while readings are persisted. */
-  readonly #capacity: number;
+  /** Files claimed and not yet read at most (FEED_PER_THREAD per thread). */
+  readonly #feed: number;
+  /** Claimed files not yet answered by the reader threads. */
+  #unread = 0;
+  /** Wakes the drain when a reading comes back from a thread (more may be claimed). */
+  #answered: (() => void) | undefined;
   #running = false;
   #busy = false;
   #wake: (() => void) | undefined;
@@ -78,7 +92,7 @@ export class IngestWorker {
     this.#pool = new ReaderPool({ ...deps.reading, readersUrl: deps.readersUrl });
     // A batch waits briefly for readings still in a thread (a cold ingest), never when none is (an edit).
     this.#lane = new PersistLane(deps.db, { more: () => this.#inThreads > 0 });
-    this.#capacity = Math.max(CLAIM_BATCH, 2 * deps.reading.threads);
+    this.#feed = Math.min(MAX_UNDER_WAY, FEED_PER_THREAD * Math.max(1, deps.reading.threads));
   }
 
   /** Queues interrupted readings again (their retry is read isolated) and starts the loop. */
@@ -138,14 +152,17 @@ export class IngestWorker {
 
   /**
    * Reads until the queue is empty or the worker stops, claiming more files
-   * whenever half the claimed ones are done.
+   * whenever half the claimed ones are read (their commits need not have
+   * happened: see MAX_UNDER_WAY).
    */
   async #drain(): Promise<void> {
     const underWay = new Set<Promise<void>>();
     let empty = false;
     while (this.#running) {
-      if (!empty && underWay.size <= this.#capacity / 2) {
-        const files = await this.#claim(underWay.size);
+      const room = Math.min(this.#feed - this.#unread, MAX_UNDER_WAY - underWay.size);
+      if (!empty && this.#unread <= this.#feed / 2 && room > 0) {
+        const files = await this.#claim(underWay.size, room);
+        this.#unread += files?.length ?? 0;
         for (const file of files ?? []) {
           const reading: Promise<void> = this.#readOne(file).finally(() => underWay.delete(reading));
           underWay.add(reading);
@@ -158,10 +175,18 @@ export class IngestWorker {
         await new Promise((r) => setTimeout(r, 250)); // claiming failed: try again shortly
         continue;
       }
-      await Promise.race(underWay);
+      const answered = new Promise<void>((resolve) => (this.#answered = resolve));
+      await Promise.race([...underWay, answered]);
+      this.#answered = undefined;
       empty = false;
     }
     await Promise.allSettled(underWay);
+  }
+
+  /** A claimed file's reading came back from its thread (or never went): it no longer counts as unread. */
+  #markRead(): void {
+    this.#unread--;
+    this.#answered?.();
   }
 
   /**
@@ -204,8 +229,8 @@ export class IngestWorker {
     }
   }
 
-  /** Claims the next files, `underWay` being claimed already; undefined when claiming failed. */
-  async #claim(underWay: number): Promise<ClaimedFile[] | undefined> {
+  /** Claims up to `limit` more files, `underWay` being claimed already; undefined when claiming failed. */
+  async #claim(underWay: number, limit: number): Promise<ClaimedFile[] | undefined> {
     try {
       // A claim counts an attempt: none is made while no thread could start reading.
       if (underWay === 0) {
@@ -213,7 +238,6 @@ export class IngestWorker {
         await this.#pool.whenReady();
         if (!this.#running) return [];
       }
-      const limit = this.#capacity - underWay;
       const files = await this.#deps.db.transaction((tx) => claimQueued(tx, this.#now(), limit));
       return files;
     } catch (err) {
@@ -226,11 +250,18 @@ export class IngestWorker {
   async #readOne(file: ClaimedFile): Promise<void> {
     this.#touched.add(file.projectId);
     this.#touchedSince ??= performance.now();
+    let unread = true;
+    const read = () => {
+      if (!unread) return;
+      unread = false;
+      this.#markRead();
+    };
     try {
       // Claimed just as the worker stopped: the closed pool must not start a thread for it.
       if (!this.#running) throw new Error("the worker stopped");
-      await this.#read(file);
+      await this.#read(file, read);
     } catch (err) {
+      read();
       const now = this.#now();
       if (!this.#running) {
         await releaseClaims(this.#deps.db, [file], now).catch(() => undefined);
@@ -246,9 +277,11 @@ export class IngestWorker {
     }
   }
 
-  async #read(file: ClaimedFile): Promise<void> {
+  /** Reads one file and persists its reading; `read` is called once the thread answered. */
+  async #read(file: ClaimedFile, read: () => void): Promise<void> {
     const { db } = this.#deps;
     if (file.readChunkId === file.chunkId) {
+      read();
       await finishReading(db, file.fileId, file.chunkId, { status: "ready" }, this.#now());
       return;
     }
@@ -267,6 +300,7 @@ export class IngestWorker {
       }, { isolated: file.attempts > 1 }); // claimed before without finishing: it may be what stopped the process
     } finally {
       this.#inThreads--;
+      read();
       this.#lane.nudge();
     }
     const { output, entities } = reading;

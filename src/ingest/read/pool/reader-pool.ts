@@ -76,6 +76,8 @@ interface Pending {
   readonly task: ReadTask;
   resolve(reading: Reading): void;
   reject(error: Error): void;
+  /** The file's bytes, when loaded ahead of its dispatch. */
+  loaded?: Promise<Uint8Array> | undefined;
 }
 
 interface Slot {
@@ -222,11 +224,21 @@ export class ReaderPool {
     });
   }
 
-  /** Gives waiting files to idle threads, and starts threads for files no starting thread will take. */
+  /**
+   * Gives waiting files to idle threads, and starts threads for files no
+   * starting thread will take. The bytes of the next files (one per thread)
+   * are loaded ahead: loading waits for the store, which may be busy
+   * committing, and a thread that waited for it idled meanwhile.
+   */
   #pump(): void {
     for (const slot of this.#slots) {
       if (this.#queue.length === 0) break;
       if (slot.ready && !slot.pending) void this.#dispatch(slot, this.#queue.shift()!);
+    }
+    for (const next of this.#queue.slice(0, this.#options.threads)) {
+      if (next.loaded) continue;
+      next.loaded = next.task.load();
+      next.loaded.catch(() => undefined); // its failure is the reading's, reported at dispatch
     }
     let starting = [...this.#slots].filter((s) => !s.ready).length;
     while (this.#queue.length > starting && this.#slots.size < this.#options.threads) {
@@ -257,7 +269,8 @@ export class ReaderPool {
     slot.recycle = undefined;
     let bytes: Uint8Array<ArrayBuffer>;
     try {
-      bytes = ownedBytes(await pending.task.load());
+      bytes = ownedBytes(await (pending.loaded ?? pending.task.load()));
+      pending.loaded = undefined;
     } catch (err) {
       this.#release(slot, err instanceof Error ? err : new Error(String(err)));
       this.#pump();
