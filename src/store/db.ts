@@ -2,16 +2,20 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient, LibsqlError } from "@libsql/client";
-import type { Client, InArgs, InStatement, ResultSet, Row, Transaction } from "@libsql/client";
+import type { InArgs, InStatement } from "@libsql/client";
 import { AppError } from "../errors.js";
+import { openLocalClient } from "./local-client.js";
+import type { QueryResult, SqlClient, SqlRow, SqlTransaction } from "./local-client.js";
 import { createMutex } from "./mutex.js";
+
+export type { QueryResult, SqlRow } from "./local-client.js";
 
 /** Something SQL can run on: the database itself, or an open transaction. */
 export interface Queryable {
-  execute(sql: string, args?: InArgs): Promise<ResultSet>;
-  all<T = Row>(sql: string, args?: InArgs): Promise<T[]>;
-  get<T = Row>(sql: string, args?: InArgs): Promise<T | undefined>;
-  batch(statements: InStatement[]): Promise<ResultSet[]>;
+  execute(sql: string, args?: InArgs): Promise<QueryResult>;
+  all<T = SqlRow>(sql: string, args?: InArgs): Promise<T[]>;
+  get<T = SqlRow>(sql: string, args?: InArgs): Promise<T | undefined>;
+  batch(statements: InStatement[]): Promise<QueryResult[]>;
   /** Runs a multi-statement SQL script (migrations). */
   script(sql: string): Promise<void>;
 }
@@ -40,9 +44,11 @@ export interface OpenOptions {
 export async function openDatabase(options: OpenOptions): Promise<Db> {
   const kind = kindOf(options.url);
   if (kind === "file") ensureParentFolder(options.url);
-  // One connection per client: pragmas are per connection, and a single
-  // serialized lane makes transactions atomic within the process.
-  const client = createClient({ url: options.url, authToken: options.authToken, concurrency: 1 });
+  // One connection: pragmas are per connection, and a single serialized
+  // lane makes transactions atomic within the process. Local files and
+  // memory go through the synchronous binding (see local-client.ts).
+  const client: SqlClient =
+    kind === "remote" ? createClient({ url: options.url, authToken: options.authToken, concurrency: 1 }) : openLocalClient(localPath(options.url, kind));
   const db = wrap(client, kind);
   try {
     await applyPragmas(db, kind);
@@ -59,9 +65,16 @@ function kindOf(url: string): DbKind {
   return "remote";
 }
 
+function filePath(url: string): string {
+  return url.startsWith("file://") ? fileURLToPath(url) : url.slice("file:".length).split("?")[0]!;
+}
+
+function localPath(url: string, kind: DbKind): string {
+  return kind === "memory" ? ":memory:" : filePath(url);
+}
+
 function ensureParentFolder(url: string): void {
-  const path = url.startsWith("file://") ? fileURLToPath(url) : url.slice("file:".length).split("?")[0]!;
-  mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(filePath(url)), { recursive: true });
 }
 
 async function applyPragmas(db: Db, kind: DbKind): Promise<void> {
@@ -108,7 +121,7 @@ export async function checkpointWal(db: Db): Promise<Checkpoint | undefined> {
   return { busy: Number(row?.busy) === 1, walFrames: Number(row?.log ?? -1), checkpointedFrames: Number(row?.checkpointed ?? -1) };
 }
 
-function wrap(client: Client, kind: DbKind): Db {
+function wrap(client: SqlClient, kind: DbKind): Db {
   const lane = createMutex();
   const direct = queryableOf(
     (sql, args) => client.execute({ sql, args: args ?? [] }),
@@ -130,8 +143,8 @@ function wrap(client: Client, kind: DbKind): Db {
   };
 }
 
-async function runTransaction<T>(client: Client, fn: (tx: Queryable) => Promise<T>): Promise<T> {
-  let tx: Transaction;
+async function runTransaction<T>(client: SqlClient, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+  let tx: SqlTransaction;
   try {
     tx = await client.transaction("write");
   } catch (err) {
@@ -155,8 +168,8 @@ async function runTransaction<T>(client: Client, fn: (tx: Queryable) => Promise<
 }
 
 function queryableOf(
-  exec: (sql: string, args?: InArgs) => Promise<ResultSet>,
-  batch: (statements: InStatement[]) => Promise<ResultSet[]>,
+  exec: (sql: string, args?: InArgs) => Promise<QueryResult>,
+  batch: (statements: InStatement[]) => Promise<QueryResult[]>,
   script: (sql: string) => Promise<void>,
 ): Queryable {
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {

@@ -78,11 +78,13 @@ export async function projectChunkBytes(q: Queryable, projectId: string): Promis
 
 /** The chunk's bytes, or undefined when they never landed. */
 export async function getChunkBytes(q: Queryable, projectId: string, chunkId: string): Promise<Uint8Array | undefined> {
-  const row = await q.get<{ bytes: ArrayBuffer }>("SELECT bytes FROM chunks WHERE project_id = ? AND chunk_id = ?", [
+  const row = await q.get<{ bytes: ArrayBuffer | Uint8Array }>("SELECT bytes FROM chunks WHERE project_id = ? AND chunk_id = ?", [
     projectId,
     chunkId,
   ]);
-  return row ? new Uint8Array(row.bytes) : undefined;
+  // The local binding answers bytes, a remote client an ArrayBuffer: neither is copied.
+  if (!row) return undefined;
+  return row.bytes instanceof Uint8Array ? row.bytes : new Uint8Array(row.bytes);
 }
 
 /** The chunk's size, or undefined when it is not stored. */

@@ -20,10 +20,14 @@ export async function databaseDigest(db: Db): Promise<string> {
     if (IGNORED.has(name) || /^\s*CREATE\s+VIRTUAL/i.test(sql ?? "")) continue;
     const columns = (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info(?)`, [name])).map((c) => quoteName(c.name));
     // quote() writes every value as SQL text: integers past 2^53 (FTS5 segment ids) and blobs included.
-    const rows = await db.execute(`SELECT ${columns.map((c) => `quote(${c})`).join(", ")} FROM ${quoteName(name)} ORDER BY ${columns.join(", ")}`);
+    // Rows are read by column name: each value under an alias of its position.
+    const aliases = columns.map((_, i) => `c${i}`);
+    const rows = await db.all<Record<string, unknown>>(
+      `SELECT ${columns.map((c, i) => `quote(${c}) AS ${aliases[i]}`).join(", ")} FROM ${quoteName(name)} ORDER BY ${columns.join(", ")}`,
+    );
     hash.update(`\u0001${name}\u0002`);
-    for (const row of rows.rows) {
-      for (let i = 0; i < rows.columns.length; i++) hash.update(`${String(row[i])}\u0004`);
+    for (const row of rows) {
+      for (const alias of aliases) hash.update(`${String(row[alias])}\u0004`);
       hash.update("\u0003");
     }
   }

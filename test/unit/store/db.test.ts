@@ -71,4 +71,64 @@ describe("the store", () => {
     expect((err as AppError).message).toBe("internal error");
     db.close();
   });
+
+  it("reads and writes every value kind through the local binding as the client did", async () => {
+    const db = await openDatabase({ url: `file:${join(dir, "values.db")}` });
+    await db.execute("CREATE TABLE v (id INTEGER PRIMARY KEY, i INTEGER, r REAL, t TEXT, b BLOB, n TEXT)");
+    const bytes = new Uint8Array([0, 1, 2, 255]);
+    const inserted = await db.execute("INSERT INTO v (i, r, t, b, n) VALUES (?, ?, ?, ?, ?)", [true, 1.5, "é ✓ x", bytes, null]);
+    expect(inserted.rowsAffected).toBe(1);
+    expect(inserted.lastInsertRowid).toBe(1n);
+    // A lone blob argument, and blobs given as an ArrayBuffer or a view into a larger buffer.
+    await db.execute("INSERT INTO v (b) VALUES (?)", [Buffer.from("lone")]);
+    await db.execute("INSERT INTO v (b) VALUES (?)", [bytes.buffer]);
+    await db.execute("INSERT INTO v (b) VALUES (?)", [new Uint8Array([9, 8, 7, 6]).subarray(1, 3)]);
+    const rows = await db.all<{ i: number | null; r: number | null; t: string | null; b: Uint8Array | null; n: null }>("SELECT i, r, t, b, n FROM v ORDER BY id");
+    expect(rows[0]).toMatchObject({ i: 1, r: 1.5, t: "é ✓ x", n: null });
+    expect([...new Uint8Array(rows[0]!.b!)]).toEqual([0, 1, 2, 255]);
+    expect(Buffer.from(rows[1]!.b!).toString()).toBe("lone");
+    expect([...new Uint8Array(rows[2]!.b!)]).toEqual([0, 1, 2, 255]);
+    expect([...new Uint8Array(rows[3]!.b!)]).toEqual([8, 7]);
+    // Named arguments with any of SQLite's prefixes; a write with RETURNING gives its rows.
+    expect(await db.get("SELECT :a + $b + @c AS s", { a: 1, $b: 2, "@c": 3 })).toEqual({ s: 6 });
+    expect(await db.all("UPDATE v SET n = 'x' WHERE id <= 2 RETURNING id")).toEqual([{ id: 1 }, { id: 2 }]);
+    expect((await db.execute("DELETE FROM v WHERE id > 2")).rowsAffected).toBe(2);
+    await expect(db.execute("SELECT ?", [undefined as unknown as null])).rejects.toBeInstanceOf(TypeError);
+    db.close();
+  });
+
+  it("keeps prepared statements within a bound and stays correct past it, and across a schema change", async () => {
+    const db = await openDatabase({ url: ":memory:" });
+    await db.execute("CREATE TABLE t (a INTEGER)");
+    // More distinct statement texts than the cache holds, each run twice.
+    for (let round = 0; round < 2; round++) {
+      for (let i = 0; i < 700; i++) expect(await db.get(`SELECT ? + ${i} AS x`, [round])).toEqual({ x: round + i });
+    }
+    await db.execute("INSERT INTO t VALUES (1)");
+    expect(await db.all("SELECT * FROM t")).toEqual([{ a: 1 }]);
+    // A cached `SELECT *` sees a column added after it was prepared.
+    await db.execute("ALTER TABLE t ADD COLUMN b TEXT DEFAULT 'z'");
+    expect(await db.all("SELECT * FROM t")).toEqual([{ a: 1, b: "z" }]);
+    db.close();
+  });
+
+  it("maps constraint and busy errors of the local binding like the client's", async () => {
+    const path = join(dir, "busy.db");
+    const db = await openDatabase({ url: `file:${path}` });
+    await db.execute("CREATE TABLE t (a INTEGER PRIMARY KEY)");
+    await db.execute("INSERT INTO t VALUES (1)");
+    await expect(db.execute("INSERT INTO t VALUES (1)")).rejects.toMatchObject({ code: "conflict" });
+    // A second connection holding the write lock: this one gives up after its busy timeout, unavailable.
+    const other = await openDatabase({ url: `file:${path}` });
+    await other.execute("PRAGMA busy_timeout = 0");
+    await db.execute("PRAGMA busy_timeout = 50");
+    const held = other.transaction(async (tx) => {
+      await tx.execute("INSERT INTO t VALUES (2)");
+      await expect(db.execute("INSERT INTO t VALUES (3)")).rejects.toMatchObject({ code: "unavailable" });
+    });
+    await held;
+    expect(await db.all("SELECT a FROM t ORDER BY a")).toEqual([{ a: 1 }, { a: 2 }]);
+    other.close();
+    db.close();
+  });
 });

@@ -1,0 +1,189 @@
+/**
+ * The store's connection to a local libSQL file (or memory), through the
+ * synchronous `libsql` binding that `@libsql/client` itself runs on, with the
+ * subset of the client's interface `db.ts` uses. Why not the client: it
+ * prepares every statement anew, asks each one whether it returns rows by
+ * catching an exception, and builds every row with a property definition per
+ * column — together about a tenth of a cold ingest's main-thread time on
+ * vuejs/core, and more of a read's. Here statements are prepared once and
+ * kept (an LRU of STATEMENT_CACHE), rows are the binding's plain objects, and
+ * errors are the client's `LibsqlError`, so `mapDbError` treats both alike.
+ * Remote databases (`libsql://`, `https://`) still go through the client.
+ */
+import Database from "libsql";
+import { LibsqlError } from "@libsql/client";
+import type { InArgs, InStatement, InValue } from "@libsql/client";
+
+/** A value as read: blobs come back as bytes. */
+export type SqlValue = null | string | number | bigint | ArrayBuffer | Uint8Array;
+/** A row: its values by column name (no positional access: read columns by name). */
+export type SqlRow = Record<string, SqlValue>;
+
+/** What a statement answered: its rows, and for a write the rows it changed. */
+export interface QueryResult {
+  readonly rows: SqlRow[];
+  readonly rowsAffected: number;
+  readonly lastInsertRowid: bigint | undefined;
+}
+
+/** Prepared statements kept per connection: the store has a few hundred distinct texts. */
+const STATEMENT_CACHE = 512;
+
+/** What `db.ts` runs SQL through: the database, or a transaction on it. */
+export interface SqlRunner {
+  execute(statement: { sql: string; args: InArgs }): Promise<QueryResult>;
+  batch(statements: InStatement[]): Promise<QueryResult[]>;
+  executeMultiple(sql: string): Promise<void>;
+}
+
+export interface SqlTransaction extends SqlRunner {
+  commit(): Promise<void>;
+  rollback(): Promise<void>;
+  close(): void;
+}
+
+/** A connection: `@libsql/client`'s Client fits it, and so does `openLocalClient`'s. */
+export interface SqlClient extends SqlRunner {
+  /** Runs the statements in one write transaction. */
+  batch(statements: InStatement[], mode?: "write"): Promise<QueryResult[]>;
+  transaction(mode: "write"): Promise<SqlTransaction>;
+  close(): void;
+}
+
+interface Prepared {
+  readonly statement: Database.Statement;
+  /** Whether it returns rows (a SELECT, a PRAGMA, a write with RETURNING). */
+  readonly reader: boolean;
+}
+
+/** Opens `path` (a file path, or ":memory:") on one connection. */
+export function openLocalClient(path: string): SqlClient {
+  const db = new Database(path);
+  const cache = new Map<string, Prepared>();
+
+  const prepare = (sql: string): Prepared => {
+    const hit = cache.get(sql);
+    if (hit) {
+      // Most recently used last: the first key is the one evicted.
+      cache.delete(sql);
+      cache.set(sql, hit);
+      return hit;
+    }
+    const statement = db.prepare(sql);
+    const prepared = { statement, reader: statement.reader };
+    cache.set(sql, prepared);
+    if (cache.size > STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+    return prepared;
+  };
+
+  const run = (sql: string, args: InArgs | undefined): QueryResult => {
+    try {
+      const { statement, reader } = prepare(sql);
+      // Always one array (or one object of named values): a lone Buffer argument would be taken for the parameters themselves.
+      const params = bindable(args);
+      if (reader) return resultOf(statement.all(params) as SqlRow[], 0, undefined);
+      const info = statement.run(params);
+      return resultOf([], info.changes, BigInt(info.lastInsertRowid));
+    } catch (err) {
+      throw asLibsqlError(err);
+    }
+  };
+
+  const runner: SqlRunner = {
+    execute: async ({ sql, args }) => run(sql, args),
+    batch: async (statements) => statements.map((s) => (typeof s === "string" ? run(s, undefined) : run(s.sql, s.args))),
+    executeMultiple: async (sql) => {
+      try {
+        db.exec(sql);
+      } catch (err) {
+        throw asLibsqlError(err);
+      }
+    },
+  };
+
+  return {
+    ...runner,
+    batch: async (statements) => {
+      // The client runs a batch as one transaction.
+      run("BEGIN IMMEDIATE", undefined);
+      try {
+        const results = await runner.batch(statements);
+        run("COMMIT", undefined);
+        return results;
+      } catch (err) {
+        if (db.inTransaction) run("ROLLBACK", undefined);
+        throw err;
+      }
+    },
+    transaction: async () => {
+      run("BEGIN IMMEDIATE", undefined);
+      return {
+        ...runner,
+        commit: async () => void run("COMMIT", undefined),
+        rollback: async () => {
+          if (db.inTransaction) run("ROLLBACK", undefined);
+        },
+        close: () => undefined,
+      };
+    },
+    close: () => {
+      cache.clear();
+      db.close();
+    },
+  };
+}
+
+function resultOf(rows: SqlRow[], rowsAffected: number, lastInsertRowid: bigint | undefined): QueryResult {
+  return { rows, rowsAffected, lastInsertRowid };
+}
+
+/** Arguments as the binding takes them, converted as the client converts them. */
+function bindable(args: InArgs | undefined): unknown[] | Record<string, unknown> {
+  if (args === undefined) return [];
+  if (Array.isArray(args)) return args.map(toSql);
+  const named: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) named[/^[@$:]/.test(name) ? name.slice(1) : name] = toSql(value);
+  return named;
+}
+
+function toSql(value: InValue | undefined): unknown {
+  if (value === undefined) throw new TypeError("undefined cannot be passed as an argument to the database");
+  if (typeof value === "number" && !Number.isFinite(value)) throw new RangeError("only finite numbers can be passed as arguments");
+  if (typeof value === "boolean") return value ? 1 : 0;
+  if (value instanceof Date) return value.valueOf();
+  if (value instanceof ArrayBuffer) return Buffer.from(value);
+  if (value instanceof Uint8Array && !Buffer.isBuffer(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return value;
+}
+
+/** The binding's SqliteError as the client's LibsqlError (base code from the raw code, extended code kept). */
+function asLibsqlError(err: unknown): unknown {
+  if (err instanceof LibsqlError || !(err instanceof Error)) return err;
+  const { code, rawCode } = err as Error & { code?: unknown; rawCode?: unknown };
+  if (typeof code !== "string" || !code.startsWith("SQLITE")) return err;
+  const base = typeof rawCode === "number" ? baseCode(rawCode) ?? code : code;
+  return new LibsqlError(err.message, base, code, typeof rawCode === "number" ? rawCode : undefined, err);
+}
+
+const BASE_CODES: Record<number, string> = {
+  1: "SQLITE_ERROR",
+  5: "SQLITE_BUSY",
+  6: "SQLITE_LOCKED",
+  7: "SQLITE_NOMEM",
+  8: "SQLITE_READONLY",
+  9: "SQLITE_INTERRUPT",
+  10: "SQLITE_IOERR",
+  11: "SQLITE_CORRUPT",
+  13: "SQLITE_FULL",
+  14: "SQLITE_CANTOPEN",
+  18: "SQLITE_TOOBIG",
+  19: "SQLITE_CONSTRAINT",
+  20: "SQLITE_MISMATCH",
+  21: "SQLITE_MISUSE",
+  25: "SQLITE_RANGE",
+  26: "SQLITE_NOTADB",
+};
+
+function baseCode(rawCode: number): string | undefined {
+  return BASE_CODES[rawCode & 0xff];
+}
