@@ -5,8 +5,8 @@
  * prepares every statement anew, asks each one whether it returns rows by
  * catching an exception, and builds every row with a property definition per
  * column — together about a tenth of a cold ingest's main-thread time on
- * vuejs/core, and more of a read's. Here statements are prepared once and
- * kept (an LRU of STATEMENT_CACHE), rows are the binding's plain objects, and
+ * vuejs/core, and more of a read's. Here short statements are prepared once
+ * and kept (see STATEMENT_CACHE), rows are the binding's plain objects, and
  * errors are the client's `LibsqlError`, so `mapDbError` treats both alike.
  * Remote databases (`libsql://`, `https://`) still go through the client.
  */
@@ -26,8 +26,20 @@ export interface QueryResult {
   readonly lastInsertRowid: bigint | undefined;
 }
 
-/** Prepared statements kept per connection: the store has a few hundred distinct texts. */
-const STATEMENT_CACHE = 512;
+/**
+ * Prepared statements kept per connection: the short ones, most recently
+ * used. A short statement (a lookup, a write of a few rows: see
+ * insert-rows.ts) costs about as much to prepare as to run, so it is kept;
+ * a long one (a long IN list) runs for longer than it takes to prepare, and
+ * its compiled program is large (a 200-row INSERT into a table with indexes
+ * is hundreds of kilobytes of native memory, which the garbage collector
+ * does not see): kept, long statements added about 60 MB of RSS after a
+ * vuejs/core cold ingest for no measurable speed, so they are prepared and
+ * run each time.
+ */
+const STATEMENT_CACHE = 256;
+/** The longest statement text kept prepared. */
+const CACHED_SQL_CHARS = 2_000;
 
 /** What `db.ts` runs SQL through: the database, or a transaction on it. */
 export interface SqlRunner {
@@ -71,6 +83,7 @@ export function openLocalClient(path: string): SqlClient {
     }
     const statement = db.prepare(sql);
     const prepared = { statement, reader: statement.reader };
+    if (sql.length > CACHED_SQL_CHARS) return prepared;
     cache.set(sql, prepared);
     if (cache.size > STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
     return prepared;

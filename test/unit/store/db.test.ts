@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AppError } from "../../../src/errors.js";
 import { openDatabase } from "../../../src/store/db.js";
+import { insertRows } from "../../../src/store/insert-rows.js";
 import { loadMigrations, migrate } from "../../../src/store/migrate.js";
 
 describe("the store", () => {
@@ -129,6 +130,20 @@ describe("the store", () => {
     await held;
     expect(await db.all("SELECT a FROM t ORDER BY a")).toEqual([{ a: 1 }, { a: 2 }]);
     other.close();
+    db.close();
+  });
+
+  it("inserts any number of rows, in order, through a few statement shapes", async () => {
+    const db = await openDatabase({ url: ":memory:" });
+    await db.execute("CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b TEXT)");
+    let next = 0;
+    for (const n of [0, 1, 7, 16, 37, 100]) {
+      const rows = Array.from({ length: n }, () => [next, `r${next++}`]);
+      await db.transaction((tx) => insertRows(tx, "t", ["a", "b"], rows));
+    }
+    const all = await db.all<{ a: number; b: string }>("SELECT a, b FROM t ORDER BY id");
+    expect(all.map((r) => r.a)).toEqual(Array.from({ length: next }, (_, i) => i));
+    expect(all.every((r) => r.b === `r${r.a}`)).toBe(true);
     db.close();
   });
 });
