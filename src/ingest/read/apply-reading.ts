@@ -44,9 +44,18 @@ export interface AppliedReading extends ReadingStats {
  * new factions and cells; live factions left unmatched are retired with
  * their cells.
  */
-export async function applyReading(tx: Queryable, target: ReadTarget, output: ReadOutput, now: string, spotted?: DocumentEntities): Promise<AppliedReading> {
+export async function applyReading(
+  tx: Queryable,
+  target: ReadTarget,
+  output: ReadOutput,
+  now: string,
+  spotted?: DocumentEntities,
+  /** Each faction's `factionHash`, when the reader thread worked them out. */
+  factionHashes?: readonly string[],
+): Promise<AppliedReading> {
+  const hashes = factionHashes?.length === output.factions.length ? factionHashes : output.factions.map(factionHash);
   const existing = await liveFactionKeys(tx, target.fileId);
-  const { factionIds, kept, retired } = matchFactions(existing, output);
+  const { factionIds, kept, retired } = matchFactions(existing, hashes);
   const changes: CellChanges = { whole: kept.size === 0, added: [], retired: [], recontexted: [] };
   const stats: AppliedReading = { factionsKept: kept.size, factionsAdded: 0, factionsRetired: retired.length, cellsAdded: 0, cellsRetired: 0, cells: changes };
   // The file's live cells (before any retires) in one index range: a list of kept factions' ids was one lookup each.
@@ -59,7 +68,7 @@ export async function applyReading(tx: Queryable, target: ReadTarget, output: Re
     const headingPath = JSON.stringify(f.headingPath);
     const old = kept.get(i);
     if (!old) {
-      newFactions.push({ ...f, ...target, factionId: factionIds[i]!, contentHash: factionHash(f), ordinal: i, headingPath });
+      newFactions.push({ ...f, ...target, factionId: factionIds[i]!, contentHash: hashes[i]!, ordinal: i, headingPath });
     } else if (old.ordinal !== i || old.lineStart !== (f.location.lineStart ?? null) || old.lineEnd !== (f.location.lineEnd ?? null) || old.headingPath !== headingPath) {
       await placeFaction(tx, old.factionId, { ordinal: i, location: f.location, headingPath }, now);
       if (old.headingPath !== headingPath) rehomed.add(old.factionId);
@@ -98,8 +107,8 @@ export async function applyReading(tx: Queryable, target: ReadTarget, output: Re
   return stats;
 }
 
-/** Pairs each new faction with a live one of the same hash, first come first served. */
-function matchFactions(existing: FactionKey[], output: ReadOutput) {
+/** Pairs each new faction (by its hash) with a live one of the same hash, first come first served. */
+function matchFactions(existing: FactionKey[], hashes: readonly string[]) {
   const byHash = new Map<string, FactionKey[]>();
   for (const e of existing) {
     const list = byHash.get(e.contentHash);
@@ -107,8 +116,8 @@ function matchFactions(existing: FactionKey[], output: ReadOutput) {
     else byHash.set(e.contentHash, [e]);
   }
   const kept = new Map<number, FactionKey>();
-  const factionIds = output.factions.map((f, i) => {
-    const match = byHash.get(factionHash(f))?.shift();
+  const factionIds = hashes.map((hash, i) => {
+    const match = byHash.get(hash)?.shift();
     if (match) kept.set(i, match);
     return match?.factionId ?? newId("fac");
   });

@@ -303,14 +303,14 @@ export class IngestWorker {
       read();
       this.#lane.nudge();
     }
-    const { output, entities } = reading;
+    const { output, entities, factionHashes } = reading;
     await this.#lane.persist({
       rows: output.factions.length + output.cells.length,
       write: async (tx) => {
         const now = this.#now();
         // Claim the finish first: if the file was replaced meanwhile, nothing is written.
         if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "ready" }, now))) return;
-        const applied = await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, output, now, entities);
+        const applied = await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, output, now, entities, factionHashes);
         // Only the rows the reading changed: a kept cell's row stands.
         const document = fileDocument(output.cells.map((c) => ({ text: c.text, heading: output.factions[c.faction]?.factionType === "heading" })));
         await reindexChanges(tx, file.fileId, applied.cells, document);

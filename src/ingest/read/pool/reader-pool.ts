@@ -41,6 +41,8 @@ export interface ReaderPoolOptions extends ReaderLimits {
 export interface Reading {
   readonly output: ReadOutput;
   readonly entities?: DocumentEntities | undefined;
+  /** Each faction's content hash, when the thread worked them out. */
+  readonly factionHashes?: readonly string[] | undefined;
 }
 
 /** One file to read. */
@@ -217,7 +219,7 @@ export class ReaderPool {
             },
             (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))),
           );
-        } else if (answer.type === "done") settle(undefined, { output: answer.output, entities: answer.entities });
+        } else if (answer.type === "done") settle(undefined, { output: answer.output, entities: answer.entities, factionHashes: answer.factionHashes });
         else if (answer.type === "refused") settle(new CredentialRefusal(answer.message));
         else settle(new Error(answer.message));
       });
@@ -291,7 +293,7 @@ export class ReaderPool {
       slot.ready = true;
       this.#wakeReadyWaiters();
     }
-    else if (answer.type === "done") this.#finish(slot)?.resolve({ output: answer.output, entities: answer.entities });
+    else if (answer.type === "done") this.#finish(slot)?.resolve({ output: answer.output, entities: answer.entities, factionHashes: answer.factionHashes });
     else if (answer.type === "refused") this.#finish(slot)?.reject(new CredentialRefusal(answer.message));
     else this.#finish(slot)?.reject(new Error(answer.message));
     this.#pump();

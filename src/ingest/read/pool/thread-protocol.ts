@@ -22,8 +22,12 @@ export interface ThreadRequest {
 /** A thread's messages: ready once its readers are loaded, then one answer per request. */
 export type ThreadAnswer =
   | { readonly type: "ready" }
-  /** `entities`: a document's names, spotted in the thread (absent for code). */
-  | { readonly type: "done"; readonly output: ReadOutput; readonly entities?: DocumentEntities }
+  /**
+   * `entities`: a document's names, spotted in the thread (absent for code);
+   * `factionHashes`: each faction's content hash (`factionHash`), worked out
+   * in the thread so persisting a reading does not hash every faction again.
+   */
+  | { readonly type: "done"; readonly output: ReadOutput; readonly entities?: DocumentEntities; readonly factionHashes?: readonly string[] }
   | { readonly type: "failed"; readonly message: string }
   /** The bytes or the reading look like a credential: the file fails and nothing of it is kept. */
   | { readonly type: "refused"; readonly message: string };
