@@ -67,11 +67,14 @@ const STARTUP_LIMIT_MS = 120_000;
  * fresh one once it has been idle for RECYCLE_IDLE_MS. What a cold ingest
  * leaves in a thread stays there while the server serves: its heap grown to
  * the largest files, tree-sitter's WASM memory (which never shrinks), the
- * Markdown parts and spotting memos. On vuejs/core that was about 80–150 MB
- * of the process's RSS after the ingest; a fresh thread holds a fraction of
- * it. A thread used only for edits stays, and keeps its Markdown parts.
+ * Markdown parts and spotting memos. After a vuejs/core cold ingest (6.3 MB
+ * read) the thread held about 110 MB of the process's RSS; a fresh one with
+ * its readers loaded holds about 30 MB (the process 3 s after that ingest:
+ * 331 → 252 MB). A thread used for edits stays until it has read as much
+ * (dozens of edits of a long document), and keeps its Markdown parts; its
+ * replacement loads the tagger and grammars again on first use.
  */
-const RECYCLE_BYTES = 16 * 1_048_576;
+const RECYCLE_BYTES = 4 * 1_048_576;
 const RECYCLE_IDLE_MS = 2_000;
 
 interface Pending {
