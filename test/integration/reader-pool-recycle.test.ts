@@ -15,14 +15,14 @@ describe("reader pool recycling", () => {
     for (const p of pools.splice(0)) await p.close();
   });
 
-  const threadOf = async (pool: ReaderPool, name: string) => {
+  const threadOf = async (pool: ReaderPool, name: string, path = `${name}.txt`) => {
     const bytes = new TextEncoder().encode(`${name} ${"x".repeat(100)}`);
-    const { output } = await pool.read({ path: `${name}.txt`, contentType: "text/plain", includeSecret: false, load: async () => bytes });
+    const { output } = await pool.read({ path, contentType: "text/plain", includeSecret: false, load: async () => bytes });
     return output.cells[0]!.text;
   };
 
   it("replaces a thread past its byte budget after it idled, not while it is kept busy", async () => {
-    const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 30_000, readersUrl: THREAD_ID_READERS, recycleBytes: 50, recycleIdleMs: 150 });
+    const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 30_000, readersUrl: THREAD_ID_READERS, recycleBytes: 50, recycleFiles: 2, recycleIdleMs: 150 });
     pools.push(pool);
     const first = await threadOf(pool, "a");
     for (let i = 0; i < 5; i++) {
@@ -41,5 +41,17 @@ describe("reader pool recycling", () => {
     const first = await threadOf(pool, "a");
     await sleep(400);
     expect(await threadOf(pool, "b")).toBe(first);
+  });
+
+  it("keeps a thread that re-reads a few files however much it reads (their Markdown parts stay), and replaces one that read many", async () => {
+    const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 30_000, readersUrl: THREAD_ID_READERS, recycleBytes: 50, recycleFiles: 3, recycleIdleMs: 100 });
+    pools.push(pool);
+    const first = await threadOf(pool, "a", "long.md");
+    for (let i = 0; i < 4; i++) await threadOf(pool, `e${i}`, i % 2 ? "long.md" : "other.md");
+    await sleep(400);
+    expect(await threadOf(pool, "b", "long.md")).toBe(first);
+    await threadOf(pool, "c", "third.md");
+    await sleep(400);
+    expect(await threadOf(pool, "d", "long.md")).not.toBe(first);
   });
 });

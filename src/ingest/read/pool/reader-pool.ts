@@ -32,8 +32,9 @@ export interface ReaderLimits {
 export interface ReaderPoolOptions extends ReaderLimits {
   /** Module whose `readers` export the threads run; the product's registry by default (tests load their own). */
   readonly readersUrl?: string | URL;
-  /** Bytes a thread reads before it is replaced once idle, and how long idle (RECYCLE_BYTES, RECYCLE_IDLE_MS). */
+  /** Bytes and distinct files a thread reads before it is replaced once idle, and how long idle (RECYCLE_BYTES, RECYCLE_FILES, RECYCLE_IDLE_MS). */
   readonly recycleBytes?: number;
+  readonly recycleFiles?: number;
   readonly recycleIdleMs?: number;
 }
 
@@ -63,18 +64,21 @@ export interface ReadTask {
 const STARTUP_LIMIT_MS = 120_000;
 
 /**
- * A thread that has read this many bytes since it started is replaced by a
- * fresh one once it has been idle for RECYCLE_IDLE_MS. What a cold ingest
+ * A thread that has read this many bytes, of at least RECYCLE_FILES distinct
+ * files, since it started is replaced by a fresh one once it has been idle
+ * for RECYCLE_IDLE_MS. What a cold ingest
  * leaves in a thread stays there while the server serves: its heap grown to
  * the largest files, tree-sitter's WASM memory (which never shrinks), the
  * Markdown parts and spotting memos. After a vuejs/core cold ingest (6.3 MB
  * read) the thread held about 110 MB of the process's RSS; a fresh one with
  * its readers loaded holds about 30 MB (the process 3 s after that ingest:
- * 331 → 252 MB). A thread used for edits stays until it has read as much
- * (dozens of edits of a long document), and keeps its Markdown parts; its
- * replacement loads the tagger and grammars again on first use.
+ * 331 → 197 MB). A thread that re-reads a few files as they are edited stays
+ * however much it reads, and keeps their Markdown parts: its replacement
+ * would read a long document whole again and load the tagger and grammars
+ * anew (a few hundred milliseconds on the next edit).
  */
 const RECYCLE_BYTES = 4 * 1_048_576;
+const RECYCLE_FILES = 64;
 const RECYCLE_IDLE_MS = 2_000;
 
 interface Pending {
@@ -94,6 +98,8 @@ interface Slot {
   failure: Error | undefined;
   /** Bytes read since the thread started, and the timer that replaces it once idle (see RECYCLE_BYTES). */
   bytesRead: number;
+  /** Distinct paths read since the thread started, counted up to RECYCLE_FILES. */
+  paths: Set<string>;
   recycle: NodeJS.Timeout | undefined;
 }
 
@@ -107,7 +113,7 @@ function ownedBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 
 /** The pool of reader threads; see the module comment. */
 export class ReaderPool {
-  readonly #options: ReaderLimits & { readersUrl: string; recycleBytes: number; recycleIdleMs: number };
+  readonly #options: ReaderLimits & { readersUrl: string; recycleBytes: number; recycleFiles: number; recycleIdleMs: number };
   readonly #slots = new Set<Slot>();
   #queue: Pending[] = [];
   #readyWaiters: Array<() => void> = [];
@@ -124,6 +130,7 @@ export class ReaderPool {
       timeoutMs: options.timeoutMs,
       readersUrl: String(options.readersUrl ?? DEFAULT_READERS_URL),
       recycleBytes: options.recycleBytes ?? RECYCLE_BYTES,
+      recycleFiles: options.recycleFiles ?? RECYCLE_FILES,
       recycleIdleMs: options.recycleIdleMs ?? RECYCLE_IDLE_MS,
     };
   }
@@ -254,7 +261,7 @@ export class ReaderPool {
 
   #spawn(): void {
     const worker = spawnReaderThread(this.#options.readersUrl, this.#options.heapMb);
-    const slot: Slot = { worker, ready: false, pending: undefined, timer: undefined, failure: undefined, bytesRead: 0, recycle: undefined };
+    const slot: Slot = { worker, ready: false, pending: undefined, timer: undefined, failure: undefined, bytesRead: 0, paths: new Set(), recycle: undefined };
     slot.timer = setTimeout(() => this.#stop(slot, new Error(`the readers did not load within ${seconds(STARTUP_LIMIT_MS)}`)), STARTUP_LIMIT_MS);
     this.#slots.add(slot);
     worker.on("message", (answer: ThreadAnswer) => this.#answer(slot, answer));
@@ -286,6 +293,7 @@ export class ReaderPool {
     slot.timer = setTimeout(() => this.#stop(slot, limit), this.#options.timeoutMs);
     const { path, contentType, includeSecret } = pending.task;
     slot.bytesRead += bytes.byteLength;
+    if (slot.paths.size < this.#options.recycleFiles) slot.paths.add(path);
     slot.worker.postMessage({ path, contentType, bytes, includeSecret }, [bytes.buffer]);
   }
 
@@ -300,7 +308,8 @@ export class ReaderPool {
     else if (answer.type === "refused") this.#finish(slot)?.reject(new CredentialRefusal(answer.message));
     else this.#finish(slot)?.reject(new Error(answer.message));
     this.#pump();
-    if (slot.ready && !slot.pending && slot.bytesRead >= this.#options.recycleBytes && this.#slots.has(slot)) {
+    const readMuch = slot.bytesRead >= this.#options.recycleBytes && slot.paths.size >= this.#options.recycleFiles;
+    if (slot.ready && !slot.pending && readMuch && this.#slots.has(slot)) {
       clearTimeout(slot.recycle);
       slot.recycle = setTimeout(() => this.#recycle(slot), this.#options.recycleIdleMs);
       slot.recycle.unref();
