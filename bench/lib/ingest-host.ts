@@ -205,6 +205,7 @@ async function runTree(plan: TreePlan): Promise<TreeResult> {
     // Warm the query path once (first-use compilation), then idle latencies.
     await probe(app, local, plan.queries, 0, (i) => i < plan.queries.length);
     const idleQueryMs = await probe(app, local, plan.queries, plan.probeGapMs, (i) => i < plan.queries.length * plan.idleRounds);
+    const rssAfterQueriesBytes = rssBytes();
     note(`idle memory_query: ${idleQueryMs.length} queries`);
 
     const edits: EditSeries[] = [];
@@ -239,7 +240,7 @@ async function runTree(plan: TreePlan): Promise<TreeResult> {
     const queryMs = await probe(app, local, plan.queries, plan.probeGapMs, () => ingesting);
     const probedRun = { ingest: await probed, queryMs };
     note(`cold ingest with memory_query beside it: ${(probedRun.ingest.ms / 1000).toFixed(1)} s, ${queryMs.length} queries`);
-    return { kind: "tree", rssOpenBytes, ingests, idleQueryMs, probed: probedRun, edits, rssEndBytes: rssBytes() };
+    return { kind: "tree", rssOpenBytes, ingests, idleQueryMs, rssAfterQueriesBytes, probed: probedRun, edits, rssEndBytes: rssBytes() };
   } finally {
     await watch?.close();
     await app.close();

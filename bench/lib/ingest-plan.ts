@@ -84,6 +84,11 @@ export interface TreeResult {
   rssOpenBytes: number;
   ingests: IngestRun[];
   idleQueryMs: number[];
+  /**
+   * RSS once the idle queries were answered: serving as a server does, with
+   * what answering loads on first use (the token counter's tables) in it.
+   */
+  rssAfterQueriesBytes?: number | undefined;
   /** A cold ingest of a fresh project with `memory_query` on the first project asked during it. */
   probed?: { ingest: IngestRun; queryMs: number[] } | undefined;
   edits: EditSeries[];
