@@ -66,16 +66,16 @@ const STARTUP_LIMIT_MS = 120_000;
 /**
  * A thread that has read this many bytes, of at least RECYCLE_FILES distinct
  * files, since it started is replaced by a fresh one once it has been idle
- * for RECYCLE_IDLE_MS. What a cold ingest
- * leaves in a thread stays there while the server serves: its heap grown to
- * the largest files, tree-sitter's WASM memory (which never shrinks), the
- * Markdown parts and spotting memos. After a vuejs/core cold ingest (6.3 MB
- * read) the thread held about 110 MB of the process's RSS; a fresh one with
- * its readers loaded holds about 30 MB (the process 3 s after that ingest:
- * 331 → 197 MB). A thread that re-reads a few files as they are edited stays
- * however much it reads, and keeps their Markdown parts: its replacement
- * would read a long document whole again and load the tagger and grammars
- * anew (a few hundred milliseconds on the next edit).
+ * for RECYCLE_IDLE_MS. What a cold ingest leaves in a thread stays there
+ * while the server serves: its heap grown to the largest files, tree-sitter's
+ * WASM memory (which never shrinks), the Markdown parts and spotting memos.
+ * After a vuejs/core cold ingest (6.3 MB read) the thread held about 110 MB
+ * of the process's RSS; a fresh one with its readers loaded holds about
+ * 30 MB (the ingest benchmark's process 3 s after that ingest: 296 → 248 MB,
+ * with the other changes of that round). A thread that re-reads a few files
+ * as they are edited stays however much it reads, and keeps their Markdown
+ * parts: its replacement would read a long document whole again and load the
+ * tagger and grammars anew (a few hundred milliseconds on the next edit).
  */
 const RECYCLE_BYTES = 4 * 1_048_576;
 const RECYCLE_FILES = 64;
