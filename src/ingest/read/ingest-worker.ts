@@ -8,7 +8,7 @@ import type { ClaimedFile } from "../../store/files/files.js";
 import { reindexFile } from "../../store/search/search-index.js";
 import { fileDocument, reindexChanges } from "../../store/search/reindex-changes.js";
 import { applyReading } from "./apply-reading.js";
-import { PersistLane } from "./persist-lane.js";
+import { BATCH_ROWS, PersistLane } from "./persist-lane.js";
 import { ReaderPool } from "./pool/reader-pool.js";
 import type { ReaderLimits } from "./pool/reader-pool.js";
 
@@ -24,6 +24,13 @@ const FEED_PER_THREAD = 16;
  * ingest keeps both cores busy), and the readings held in memory are bounded.
  */
 const MAX_UNDER_WAY = 64;
+/**
+ * Rows (factions plus cells) of readings waiting for their commit beyond
+ * which no more files are claimed until commits catch up: a few readings of
+ * hostile documents can each hold hundreds of thousands of cells, and
+ * holding 64 of them grew the main thread's heap past 400 MB.
+ */
+const MAX_BACKLOG_ROWS = 2 * BATCH_ROWS;
 
 /**
  * The pass after reading (`afterDrain`) waits for this much quiet after the
@@ -160,7 +167,7 @@ export class IngestWorker {
     let empty = false;
     while (this.#running) {
       const room = Math.min(this.#feed - this.#unread, MAX_UNDER_WAY - underWay.size);
-      if (!empty && this.#unread <= this.#feed / 2 && room > 0) {
+      if (!empty && this.#unread <= this.#feed / 2 && room > 0 && this.#lane.rowsWaiting() < MAX_BACKLOG_ROWS) {
         const files = await this.#claim(underWay.size, room);
         this.#unread += files?.length ?? 0;
         for (const file of files ?? []) {

@@ -122,7 +122,7 @@ export class PersistLane {
   /** Waits, up to the window, while more readings are on their way and the row budget is not full. */
   async #gather(): Promise<void> {
     const deadline = performance.now() + this.#gatherMs;
-    while (this.#more() && this.#rowsWaiting() < this.#maxRows) {
+    while (this.#more() && this.rowsWaiting() < this.#maxRows) {
       const left = deadline - performance.now();
       if (left <= 0) return;
       await new Promise<void>((resolve) => {
@@ -136,7 +136,8 @@ export class PersistLane {
     }
   }
 
-  #rowsWaiting(): number {
+  /** Rows of the readings waiting for their commit (factions plus cells). */
+  rowsWaiting(): number {
     let rows = 0;
     for (const w of this.#waiting) rows += w.item.rows;
     return rows;

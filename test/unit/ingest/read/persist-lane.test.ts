@@ -90,5 +90,21 @@ describe("PersistLane", () => {
     expect(await rows()).toEqual(["alone", "g0", "g1", "g2", "late"]);
     db.close();
   });
-});
 
+  it("counts the rows of readings waiting behind a commit, for the reader to stop claiming", async () => {
+    const { db, rows } = await world();
+    const lane = new PersistLane(db, 2);
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    // The first batch holds its transaction open until released; the next readings wait behind it.
+    const first = lane.persist({ rows: 2, write: async (tx) => { await held; await tx.execute("INSERT INTO t (v) VALUES ('first')"); } });
+    await new Promise((r) => setTimeout(r, 10));
+    const later = [lane.persist({ rows: 5, write: insert("a").write }), lane.persist({ rows: 7, write: insert("b").write })];
+    expect(lane.rowsWaiting()).toBe(12);
+    release();
+    await Promise.all([first, ...later]);
+    expect(lane.rowsWaiting()).toBe(0);
+    expect(await rows()).toEqual(["a", "b", "first"]);
+    db.close();
+  });
+});
