@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createClient, LibsqlError } from "@libsql/client";
-import type { InArgs, InStatement } from "@libsql/client";
+import type { InArgs } from "@libsql/client";
 import { AppError } from "../errors.js";
 import { openLocalClient } from "./local-client.js";
 import type { QueryResult, SqlClient, SqlRow, SqlTransaction } from "./local-client.js";
@@ -15,7 +15,6 @@ export interface Queryable {
   execute(sql: string, args?: InArgs): Promise<QueryResult>;
   all<T = SqlRow>(sql: string, args?: InArgs): Promise<T[]>;
   get<T = SqlRow>(sql: string, args?: InArgs): Promise<T | undefined>;
-  batch(statements: InStatement[]): Promise<QueryResult[]>;
   /** Runs a multi-statement SQL script (migrations). */
   script(sql: string): Promise<void>;
 }
@@ -125,14 +124,12 @@ function wrap(client: SqlClient, kind: DbKind): Db {
   const lane = createMutex();
   const direct = queryableOf(
     (sql, args) => client.execute({ sql, args: args ?? [] }),
-    (s) => client.batch(s, "write"),
     (sql) => client.executeMultiple(sql),
   );
   const serialized: Queryable = {
     execute: (sql, args) => lane.run(() => direct.execute(sql, args)),
     all: (sql, args) => lane.run(() => direct.all(sql, args)),
     get: (sql, args) => lane.run(() => direct.get(sql, args)),
-    batch: (statements) => lane.run(() => direct.batch(statements)),
     script: (sql) => lane.run(() => direct.script(sql)),
   };
   return {
@@ -152,7 +149,6 @@ async function runTransaction<T>(client: SqlClient, fn: (tx: Queryable) => Promi
   }
   const q = queryableOf(
     (sql, args) => tx.execute({ sql, args: args ?? [] }),
-    (s) => tx.batch(s),
     (sql) => tx.executeMultiple(sql),
   );
   try {
@@ -169,7 +165,6 @@ async function runTransaction<T>(client: SqlClient, fn: (tx: Queryable) => Promi
 
 function queryableOf(
   exec: (sql: string, args?: InArgs) => Promise<QueryResult>,
-  batch: (statements: InStatement[]) => Promise<QueryResult[]>,
   script: (sql: string) => Promise<void>,
 ): Queryable {
   const guard = async <T>(work: () => Promise<T>): Promise<T> => {
@@ -184,7 +179,6 @@ function queryableOf(
     execute,
     all: async <T>(sql: string, args?: InArgs) => (await execute(sql, args)).rows as unknown as T[],
     get: async <T>(sql: string, args?: InArgs) => (await execute(sql, args)).rows[0] as unknown as T | undefined,
-    batch: (statements) => guard(() => batch(statements)),
     script: (sql) => guard(() => script(sql)),
   };
 }

@@ -12,7 +12,7 @@
  */
 import Database from "libsql";
 import { LibsqlError } from "@libsql/client";
-import type { InArgs, InStatement, InValue } from "@libsql/client";
+import type { InArgs, InValue } from "@libsql/client";
 
 /** A value as read: blobs come back as bytes. */
 export type SqlValue = null | string | number | bigint | ArrayBuffer | Uint8Array;
@@ -44,7 +44,6 @@ const CACHED_SQL_CHARS = 2_000;
 /** What `db.ts` runs SQL through: the database, or a transaction on it. */
 export interface SqlRunner {
   execute(statement: { sql: string; args: InArgs }): Promise<QueryResult>;
-  batch(statements: InStatement[]): Promise<QueryResult[]>;
   executeMultiple(sql: string): Promise<void>;
 }
 
@@ -56,8 +55,6 @@ export interface SqlTransaction extends SqlRunner {
 
 /** A connection: `@libsql/client`'s Client fits it, and so does `openLocalClient`'s. */
 export interface SqlClient extends SqlRunner {
-  /** Runs the statements in one write transaction. */
-  batch(statements: InStatement[], mode?: "write"): Promise<QueryResult[]>;
   transaction(mode: "write"): Promise<SqlTransaction>;
   close(): void;
 }
@@ -104,7 +101,6 @@ export function openLocalClient(path: string): SqlClient {
 
   const runner: SqlRunner = {
     execute: async ({ sql, args }) => run(sql, args),
-    batch: async (statements) => statements.map((s) => (typeof s === "string" ? run(s, undefined) : run(s.sql, s.args))),
     executeMultiple: async (sql) => {
       try {
         db.exec(sql);
@@ -116,18 +112,6 @@ export function openLocalClient(path: string): SqlClient {
 
   return {
     ...runner,
-    batch: async (statements) => {
-      // The client runs a batch as one transaction.
-      run("BEGIN IMMEDIATE", undefined);
-      try {
-        const results = await runner.batch(statements);
-        run("COMMIT", undefined);
-        return results;
-      } catch (err) {
-        if (db.inTransaction) run("ROLLBACK", undefined);
-        throw err;
-      }
-    },
     transaction: async () => {
       run("BEGIN IMMEDIATE", undefined);
       return {
@@ -169,34 +153,14 @@ function toSql(value: InValue | undefined): unknown {
   return value;
 }
 
-/** The binding's SqliteError as the client's LibsqlError (base code from the raw code, extended code kept). */
+/**
+ * The binding's SqliteError as the client's LibsqlError, its extended code
+ * (`SQLITE_CONSTRAINT_PRIMARYKEY`) as the code: `mapDbError` matches codes
+ * by prefix.
+ */
 function asLibsqlError(err: unknown): unknown {
   if (err instanceof LibsqlError || !(err instanceof Error)) return err;
   const { code, rawCode } = err as Error & { code?: unknown; rawCode?: unknown };
   if (typeof code !== "string" || !code.startsWith("SQLITE")) return err;
-  const base = typeof rawCode === "number" ? baseCode(rawCode) ?? code : code;
-  return new LibsqlError(err.message, base, code, typeof rawCode === "number" ? rawCode : undefined, err);
-}
-
-const BASE_CODES: Record<number, string> = {
-  1: "SQLITE_ERROR",
-  5: "SQLITE_BUSY",
-  6: "SQLITE_LOCKED",
-  7: "SQLITE_NOMEM",
-  8: "SQLITE_READONLY",
-  9: "SQLITE_INTERRUPT",
-  10: "SQLITE_IOERR",
-  11: "SQLITE_CORRUPT",
-  13: "SQLITE_FULL",
-  14: "SQLITE_CANTOPEN",
-  18: "SQLITE_TOOBIG",
-  19: "SQLITE_CONSTRAINT",
-  20: "SQLITE_MISMATCH",
-  21: "SQLITE_MISUSE",
-  25: "SQLITE_RANGE",
-  26: "SQLITE_NOTADB",
-};
-
-function baseCode(rawCode: number): string | undefined {
-  return BASE_CODES[rawCode & 0xff];
+  return new LibsqlError(err.message, code, code, typeof rawCode === "number" ? rawCode : undefined, err);
 }
