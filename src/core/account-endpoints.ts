@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { hashSecret } from "../access/api-key-format.js";
 import { createApiKey } from "../access/create-api-key.js";
+import type { Principal } from "../access/principal.js";
 import { AppError } from "../errors.js";
 import { getApiKey, listApiKeys, revokeApiKey } from "../store/access/api-keys.js";
 import type { ApiKeyRecord } from "../store/access/api-keys.js";
@@ -24,6 +25,10 @@ export type KeyView = z.infer<typeof keySchema>;
 
 const keyView = ({ hash: _hash, userId: _userId, ...key }: Omit<ApiKeyRecord, "hash"> & { hash?: string }): KeyView => key;
 
+/** A bound caller reaches only keys bound to its own project; an unbound one reaches all of its user's. */
+const withinBinding = (principal: Principal, key: ApiKeyRecord): boolean =>
+  principal.boundProjectId === null || key.projectId === principal.boundProjectId;
+
 const projectParams = z.object({ projectId: z.string() });
 const bare = (message: string) => ({ message, params: { bare: true } });
 
@@ -34,7 +39,10 @@ const bare = (message: string) => ({ message, params: { bare: true } });
  * app", so minting, listing and revoking take a session, never a key, and
  * the owner level of the project they are working in (owners manage keys).
  * Keys are account-level: the list is the caller's own keys, and a key is
- * revoked only by the user it belongs to.
+ * revoked only by the user it belongs to. A caller whose key is bound to a
+ * project (and every session that key minted) stays inside it: it lists,
+ * revokes and ends only what is bound to that project, and mints only keys
+ * bound there with its own tier.
  */
 export const accountEndpoints: AnyEndpoint[] = [
   defineEndpoint({
@@ -65,7 +73,9 @@ export const accountEndpoints: AnyEndpoint[] = [
     auth: ["session"],
     input: z.object({ body: z.object({ sessionToken: z.string().min(1).max(512) }) }),
     output: z.object({ ended: z.boolean() }),
-    run: async ({ body }, ctx) => ({ ended: await deleteSession(ctx.db, hashSecret(body.sessionToken), ctx.principal.userId) }),
+    run: async ({ body }, ctx) => ({
+      ended: await deleteSession(ctx.db, hashSecret(body.sessionToken), ctx.principal.userId, ctx.principal.boundProjectId),
+    }),
   }),
   defineEndpoint({
     name: "keys.list",
@@ -77,7 +87,7 @@ export const accountEndpoints: AnyEndpoint[] = [
     auth: ["session"],
     input: z.object({ params: projectParams }),
     output: z.object({ keys: z.array(keySchema) }),
-    run: async (_input, ctx) => ({ keys: (await listApiKeys(ctx.db, ctx.principal.userId)).map(keyView) }),
+    run: async (_input, ctx) => ({ keys: (await listApiKeys(ctx.db, ctx.principal.userId, ctx.principal.boundProjectId)).map(keyView) }),
   }),
   defineEndpoint({
     name: "keys.create",
@@ -101,10 +111,17 @@ export const accountEndpoints: AnyEndpoint[] = [
     }),
     output: z.object({ key: keySchema, apiKey: z.string() }),
     async run({ body }, ctx) {
+      const { principal } = ctx;
+      // A bound credential cannot mint its way out of its project: the new key keeps its binding and tier.
+      if (principal.boundProjectId && !body.bound) {
+        throw new AppError("forbidden", { message: "a key bound to a project mints only keys bound to that project" });
+      }
       const created = await createApiKey(ctx.db, {
-        userId: ctx.principal.userId,
+        userId: principal.userId,
         name: body.name?.trim() ?? "",
+        tier: principal.tier,
         projectId: body.bound ? ctx.scope.projectId : null,
+        boundTypeId: principal.boundTypeId,
       });
       return { key: keyView(created.key), apiKey: created.plaintext };
     },
@@ -122,8 +139,8 @@ export const accountEndpoints: AnyEndpoint[] = [
     output: z.object({ key: keySchema }),
     async run({ params }, ctx) {
       const key = await getApiKey(ctx.db, params.keyId);
-      // Another user's key answers like an unknown one.
-      if (!key || key.userId !== ctx.principal.userId) throw new AppError("not_found");
+      // Another user's key, or (for a bound caller) a key of another project, answers like an unknown one.
+      if (!key || key.userId !== ctx.principal.userId || !withinBinding(ctx.principal, key)) throw new AppError("not_found");
       if (!key.revokedAt) await revokeApiKey(ctx.db, key.keyId, new Date(ctx.tools.clock()));
       return { key: keyView((await getApiKey(ctx.db, key.keyId))!) };
     },

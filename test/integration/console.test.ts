@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { actions as productActions } from "../../tools/index.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
+import { Client, csrfOf } from "../support/console-client.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 
@@ -25,62 +26,6 @@ const HOSTILE =
   'The parser said <img src=x onerror="alert(2)"> and moved on.\n\n' +
   "See [the docs](javascript:alert(3)) for more, or <a href=\"javascript:alert(4)\">this</a>.\n\n" +
   "Quotes \" and ' and & ampersands stay text.\n";
-
-interface Seen {
-  status: number;
-  headers: string;
-  body: string;
-}
-
-/** A browser-like client: keeps cookies per name, sends Host, remembers every answer it saw. */
-class Client {
-  readonly cookies = new Map<string, string>();
-  readonly seen: Seen[] = [];
-  constructor(private readonly w: TestWorld) {}
-
-  async request(path: string, init: { method?: string; form?: Record<string, string>; headers?: Record<string, string>; base?: string } = {}): Promise<{ res: Response; text: string }> {
-    const headers = new Headers(init.headers);
-    headers.set("host", "127.0.0.1:8787");
-    if (this.cookies.size > 0) headers.set("cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
-    let body: string | undefined;
-    if (init.form) {
-      headers.set("content-type", "application/x-www-form-urlencoded");
-      body = new URLSearchParams(init.form).toString();
-    }
-    const res = await this.w.app.http.request(`${init.base ?? "http://127.0.0.1:8787"}${path}`, { method: init.method ?? (init.form ? "POST" : "GET"), headers, body });
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const eq = pair!.indexOf("=");
-      const name = pair!.slice(0, eq).trim();
-      const value = pair!.slice(eq + 1).trim();
-      if (value === "" || /max-age=0/i.test(line)) this.cookies.delete(name);
-      else this.cookies.set(name, value);
-    }
-    const text = await res.text();
-    this.seen.push({ status: res.status, headers: JSON.stringify([...res.headers]), body: text });
-    return { res, text };
-  }
-
-  get(path: string, headers?: Record<string, string>) {
-    return this.request(path, { headers });
-  }
-
-  post(path: string, form: Record<string, string>, headers?: Record<string, string>) {
-    return this.request(path, { form, headers });
-  }
-
-  async signIn(key: string): Promise<Response> {
-    const { text } = await this.get("/sign-in");
-    const { res } = await this.post("/sign-in", { csrf: csrfOf(text), apiKey: key });
-    return res;
-  }
-}
-
-function csrfOf(html: string): string {
-  const m = /name="csrf" value="([^"]+)"/.exec(html);
-  if (!m) throw new Error("no CSRF field on the page");
-  return m[1]!;
-}
 
 /** Every href and src value on a page. */
 function links(html: string): string[] {

@@ -43,10 +43,17 @@ export async function keysPage(ctx: PageContext, minted?: { key: KeyView; apiKey
           <ActionForm action={paths.keys(p)} csrf={csrf} label="Mint key" class="stack">
             <label for="key-name">Key name</label>
             <input id="key-name" name="name" type="text" maxlength={128} />
-            <span class="check">
-              <input id="key-bound" name="bound" type="checkbox" value="on" checked />
-              <label for="key-bound">Only for this project</label>
-            </span>
+            {visit.principal.boundProjectId ? (
+              <>
+                <input type="hidden" name="bound" value="on" />
+                <p>Only for this project: you signed in with a key bound to it, so the keys you mint here are bound to it too.</p>
+              </>
+            ) : (
+              <span class="check">
+                <input id="key-bound" name="bound" type="checkbox" value="on" checked />
+                <label for="key-bound">Only for this project</label>
+              </span>
+            )}
           </ActionForm>
         </section>
         <section aria-labelledby="list">

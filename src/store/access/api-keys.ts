@@ -74,11 +74,13 @@ export async function liveKeysByPrefix(q: Queryable, prefix: string): Promise<Ap
   return rows.map(toKey);
 }
 
-/** Keys, optionally of one user, newest first. */
-export async function listApiKeys(q: Queryable, userId?: string): Promise<ApiKeyRecord[]> {
-  const rows = userId
-    ? await q.all<KeyRow>("SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, key_id", [userId])
-    : await q.all<KeyRow>("SELECT * FROM api_keys ORDER BY created_at DESC, key_id");
+/** Keys, optionally of one user (and then optionally only those bound to one project), newest first. */
+export async function listApiKeys(q: Queryable, userId?: string, projectId?: string | null): Promise<ApiKeyRecord[]> {
+  const rows = !userId
+    ? await q.all<KeyRow>("SELECT * FROM api_keys ORDER BY created_at DESC, key_id")
+    : projectId
+      ? await q.all<KeyRow>("SELECT * FROM api_keys WHERE user_id = ? AND project_id = ? ORDER BY created_at DESC, key_id", [userId, projectId])
+      : await q.all<KeyRow>("SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at DESC, key_id", [userId]);
   return rows.map(toKey);
 }
 

@@ -63,8 +63,16 @@ export async function deleteExpiredSessions(q: Queryable, now = new Date()): Pro
   return r.rowsAffected;
 }
 
-/** Ends one of a user's sessions by its token hash (sign-out); true when it was there. */
-export async function deleteSession(q: Queryable, hash: string, userId: string): Promise<boolean> {
-  const r = await q.execute("DELETE FROM sessions WHERE hash = ? AND user_id = ?", [hash, userId]);
+/**
+ * Ends one of a user's sessions by its token hash (sign-out); true when it
+ * was there. With `projectId`, only a session minted by a key bound to that
+ * project (what a bound caller may reach).
+ */
+export async function deleteSession(q: Queryable, hash: string, userId: string, projectId: string | null = null): Promise<boolean> {
+  const r = await q.execute(
+    `DELETE FROM sessions WHERE hash = ? AND user_id = ?
+       AND (? IS NULL OR key_id IN (SELECT key_id FROM api_keys WHERE project_id = ?))`,
+    [hash, userId, projectId, projectId],
+  );
   return r.rowsAffected > 0;
 }
