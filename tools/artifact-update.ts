@@ -30,7 +30,6 @@ export const artifactUpdateAction = defineAction({
   input: artifactInput,
   output: queuedTaskSchema,
   access: "editor",
-  denied: "editor_access_required",
   readOnly: false,
   detached: true,
   async run(req, ctx) {

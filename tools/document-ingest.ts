@@ -26,7 +26,6 @@ export const documentIngestAction = defineAction({
   }),
   output: queuedTaskSchema,
   access: "editor",
-  denied: "editor_access_required",
   readOnly: false,
   detached: true,
   run: enqueueAs(DOCUMENT_INGEST),

@@ -19,7 +19,9 @@ export interface AnswerLink {
  * `tools/list`/`tools/call` and REST `POST /v1/api/actions`, through the
  * same pipeline as every REST endpoint.
  */
-export interface Action<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends Operation<I, O> {
+export interface Action<I extends z.ZodType = z.ZodType, O extends z.ZodType = z.ZodType> extends Omit<Operation<I, O>, "denied"> {
+  /** Dispatch above the caller's level is always `action not available to an API key` (set by `defineAction`). */
+  readonly denied?: "action_not_available";
   /** Endpoint family (`memory`, `code`, `document`, `artifact` …) and its version. */
   readonly family: string;
   readonly version: string;
@@ -35,13 +37,16 @@ export interface Action<I extends z.ZodType = z.ZodType, O extends z.ZodType = z
 }
 
 /**
- * Defines an action. Its input refuses arguments it does not declare (a
+ * Defines an action. Dispatch of an action above the caller's level answers
+ * 403 `action not available to an API key`, as the spec's dispatch rule
+ * says, for every action alike (write endpoints keep `editor access
+ * required`); an action cannot choose another. Its input refuses arguments it does not declare (a
  * misspelt or guessed argument is an error naming it and the accepted ones,
  * never silently dropped); an input that already decides what to do with
  * unknown keys keeps its own rule and message.
  */
 export function defineAction<I extends z.ZodType, O extends z.ZodType>(action: Action<I, O>): Action<I, O> {
-  return { denied: "action_not_available", ...action, input: strictInput(action.input) };
+  return { ...action, denied: "action_not_available", input: strictInput(action.input) };
 }
 
 /**

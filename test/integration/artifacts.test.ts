@@ -19,7 +19,6 @@ import { fileEntry, ingest } from "../support/ingest-helpers.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 
-const EDITOR_DENIED = '{"error":{"status":403,"code":"editor_access_required","message":"editor access required"}}';
 const KEY_DENIED = '{"error":{"status":403,"code":"action_not_available","message":"action not available to an API key"}}';
 const NOT_FOUND = '{"error":{"status":404,"code":"artifact_not_found","message":"artifact not found"}}';
 
@@ -146,7 +145,7 @@ describe("artifact_update", () => {
     const before = await taskCount();
     const viewer = await dispatch({ purpose: "Report on invoices" }, w.keys.viewer);
     expect(viewer.status).toBe(403);
-    expect(await viewer.text()).toBe(EDITOR_DENIED);
+    expect(await viewer.text()).toBe(KEY_DENIED);
     const edit = await dispatch({ purpose: "Report on invoices", artifactId: billingArtifact });
     expect(edit.status).toBe(403);
     expect(await edit.text()).toBe(KEY_DENIED);

@@ -188,10 +188,10 @@ describe("document_ingest with the site allowed (PKS_FETCH_ALLOW=127.0.0.1:<port
     });
   });
 
-  it("a viewer may not dispatch it: 403 editor access required, and nothing is queued", async () => {
+  it("a viewer may not dispatch it: 403 action not available to an API key, and nothing is queued", async () => {
     const before = await w.app.db.get<{ n: number }>("SELECT count(*) AS n FROM tasks");
     const res = await dispatch(w, `${site.base}/docs/guide.md`, w.keys.viewer);
-    expect(res).toEqual({ status: 403, body: { error: { status: 403, code: "editor_access_required", message: "editor access required" } } });
+    expect(res).toEqual({ status: 403, body: { error: { status: 403, code: "action_not_available", message: "action not available to an API key" } } });
     const after = await w.app.db.get<{ n: number }>("SELECT count(*) AS n FROM tasks");
     expect(after?.n).toBe(before?.n);
   });

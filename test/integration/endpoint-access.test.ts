@@ -77,6 +77,22 @@ describe("one way in: tiers, levels and projects on every endpoint", () => {
     }
   });
 
+  it("a viewer dispatching any action above its level gets 403 action not available to an API key, and nothing is queued", async () => {
+    const tasks = async () => (await w.app.db.get<{ n: number }>("SELECT count(*) AS n FROM tasks"))?.n;
+    const before = await tasks();
+    const above = w.app.service.catalog.list().filter((a) => a.access === "editor" && !a.tiers?.includes("submit"));
+    expect(above.map((a) => a.name)).toEqual(expect.arrayContaining(["document_ingest", "artifact_update", "type_schema_edit"]));
+    for (const a of above) {
+      const res = await w.app.http.request("http://127.0.0.1:8787/v1/api/actions", {
+        method: "POST",
+        headers: { host: "127.0.0.1:8787", authorization: `Bearer ${w.keys.viewer}`, "x-project-id": w.projectId, "content-type": "application/json" },
+        body: JSON.stringify({ action: a.name, input: {} }),
+      });
+      expect(`${a.name} ${res.status} ${await res.text()}`).toBe(`${a.name} 403 ${SUBMIT_DENIED}`);
+    }
+    expect(await tasks()).toBe(before);
+  });
+
   it("a viewer gets 403 editor access required on every endpoint that needs more", async () => {
     let checked = 0;
     for (const e of w.app.endpoints) {

@@ -3,7 +3,7 @@ import { errorResponseRefs, openApiDocument } from "../../core/openapi.js";
 import type { OpenApiObject, WireRoute } from "../../core/openapi.js";
 import type { AnyEndpoint } from "../../core/endpoint.js";
 import type { Service } from "../../core/service.js";
-import { PKS_VERSION } from "../../version.js";
+import { API_VERSION } from "../../version.js";
 import type { HttpEnv } from "./http-env.js";
 
 /** Where the OpenAPI document is served. */
@@ -19,7 +19,7 @@ export const OPENAPI_PATH = "/v1/openapi.json";
 export function serveOpenApi(app: Hono<HttpEnv>, parts: { service: Service; endpoints: readonly AnyEndpoint[] }): void {
   let document: OpenApiObject | undefined;
   app.get(OPENAPI_PATH, (c) => {
-    document ??= openApiDocument({ endpoints: parts.endpoints, actions: parts.service.catalog.list(), version: PKS_VERSION, routes: wireRoutes() });
+    document ??= openApiDocument({ endpoints: parts.endpoints, actions: parts.service.catalog.list(), version: API_VERSION, routes: wireRoutes() });
     return c.json(document);
   });
 }
