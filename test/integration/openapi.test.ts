@@ -68,7 +68,7 @@ describe("OpenAPI document of the product", () => {
   it("is served without a key and is a valid OpenAPI 3.1 document whose every $ref resolves", async () => {
     const doc = await documentOf(w);
     expect(doc.openapi).toBe("3.1.0");
-    expect((doc as { info: { version: string } }).info.version).toBe("1.0.0");
+    expect((doc as unknown as { info: { version: string } }).info.version).toBe("1.0.0");
     const validator = new Validator();
     const result = await validator.validate(structuredClone(doc));
     expect(result).toEqual({ valid: true });
