@@ -1,9 +1,10 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { exerciseHttp, exerciseStdio, FIXTURE_FACT, fixtureCopy, pathWith, readMcpExample, sourceShimFolder } from "../support/mcp-example.js";
+import { exerciseHttp, exerciseStdio, expandEnv, FIXTURE_FACT, fixtureCopy, pathWith, readMcpExample, sourceShimFolder } from "../support/mcp-example.js";
 import type { HttpEntry, StdioEntry } from "../support/mcp-example.js";
+import { REPO_ROOT } from "../support/spawn-pks.js";
 
 // Each entry of mcp.json.example, started the way its client starts it, with
 // `pks` found on PATH (here a shim running this checkout's sources; the soak
@@ -25,7 +26,16 @@ describe("mcp.json.example", () => {
     expect(expanding).toEqual(["cursor", "vscode"]);
     expect(http).toHaveLength(1);
     expect(http[0]!.url).toBe("http://127.0.0.1:8787/mcp");
-    expect(http[0]!.headers.Authorization).toMatch(/^Bearer <[^>]+>$/);
+    // The key comes from the environment (Claude Code expands `${NAME}` in headers), never in clear text.
+    expect(http[0]!.headers.Authorization).toBe("Bearer ${PKS_API_KEY}");
+    expect(expandEnv(http[0]!.headers.Authorization!, { PKS_API_KEY: "pks_k" })).toBe("Bearer pks_k");
+  });
+
+  it("the README says how to choose the port beside npm start, and npm pack's tarball is ignored", () => {
+    const readme = readFileSync(join(REPO_ROOT, "README.md"), "utf8");
+    expect(readme).toMatch(/npm start -- --port \d+/);
+    expect(readme).toContain("PKS_PORT=");
+    expect(readFileSync(join(REPO_ROOT, ".gitignore"), "utf8").split("\n")).toContain("*.tgz");
   });
 });
 

@@ -126,9 +126,19 @@ export async function exerciseStdio(entry: StdioEntry, folder: string, path: str
 }
 
 /**
+ * `${NAME}` and `${NAME:-default}` replaced from `env`, as Claude Code
+ * expands `.mcp.json` (an unset name without a default stays as written,
+ * so a missing variable shows up as a 401, not as an empty key).
+ */
+export function expandEnv(text: string, env: Readonly<Record<string, string | undefined>>): string {
+  return text.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (whole, name: string, fallback: string | undefined) => env[name] ?? fallback ?? whole);
+}
+
+/**
  * Starts `pks serve` on `folder` (a free port), then connects as the HTTP
  * entry says: its URL with the port the server printed, its headers with
- * the printed key in place of the placeholder.
+ * `${PKS_API_KEY}` expanded to the printed key, as the client expands it
+ * from the environment it was started in.
  */
 export async function exerciseHttp(entry: HttpEntry, folder: string, path: string): Promise<Exercise & { url: string }> {
   const child = spawn("pks", ["serve", "--root", folder, "--port", "0"], { cwd: folder, env: { PATH: path, PKS_LOG: "silent" } });
@@ -146,7 +156,7 @@ export async function exerciseHttp(entry: HttpEntry, folder: string, path: strin
     const key = /key\s+(pks_\S+)/.exec(out)![1]!;
     const url = new URL(entry.url);
     url.port = printed.port;
-    const headers = Object.fromEntries(Object.entries(entry.headers).map(([k, v]) => [k, v.replace(/<[^>]*>/, key)]));
+    const headers = Object.fromEntries(Object.entries(entry.headers).map(([k, v]) => [k, expandEnv(v, { PKS_API_KEY: key })]));
     const client = new Client({ name: `install-e2e ${entry.client}`, version: "1.0.0" });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
     try {
