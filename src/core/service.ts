@@ -74,9 +74,18 @@ export class Service {
    * the caller's rate limit.
    */
   async admit(authorization: string | undefined, accepted: readonly Credential[] = ["key"]): Promise<Principal> {
-    const principal = await this.#authenticate(authorization, accepted);
-    await countRequest(this.db, principal, this.tools.clock(), this.#rateLimit);
+    const principal = await this.authenticate(authorization, accepted);
+    await this.count(principal);
     return principal;
+  }
+
+  /**
+   * Counts one request that does work against the caller's rate limit (429
+   * over it). `/mcp` authenticates every request but counts only these:
+   * the client's protocol housekeeping costs nothing and must not fail.
+   */
+  count(principal: Principal): Promise<void> {
+    return countRequest(this.db, principal, this.tools.clock(), this.#rateLimit);
   }
 
   /** The scope of a caller in a named project (MCP sessions bind one at initialize). */
@@ -116,7 +125,8 @@ export class Service {
     return result;
   }
 
-  async #authenticate(authorization: string | undefined, accepted: readonly Credential[]): Promise<Principal> {
+  /** The caller of an HTTP request, by the credentials the operation accepts; not counted (see `count`). */
+  async authenticate(authorization: string | undefined, accepted: readonly Credential[] = ["key"]): Promise<Principal> {
     const session = accepted.includes("session");
     const key = accepted.includes("key");
     if (session && (!key || /^bearer\s+pkss_/i.test(authorization?.trim() ?? ""))) {

@@ -2,8 +2,8 @@
  * HTTP manners: the bearer challenge on every 401, MCP stream priming and
  * resumption through the session's bounded event store, 404 for a session
  * that is gone (and a fresh initialize after it), and the rate limit on
- * /mcp answering a `tools/call` as a failed tool call while everything else
- * keeps HTTP 429.
+ * /mcp: housekeeping never counted, a `tools/call` over it answered as a
+ * failed tool call, any other counted request kept at HTTP 429.
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -292,7 +292,7 @@ describe("the rate limit on /mcp", () => {
   });
   afterEach(async () => w.close());
 
-  it("the 61st request in a minute, a tools/call, is a tool result with isError and the 429 envelope, not a transport error", async () => {
+  it("the 61st tools/call in a minute is a tool result with isError and the 429 envelope, not a transport error", async () => {
     let requests = 0;
     const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1:8787/mcp"), {
       fetch: (url, init) => {
@@ -303,16 +303,15 @@ describe("the rate limit on /mcp", () => {
     });
     const client = new Client({ name: "t", version: "1" });
     await client.connect(transport);
-    // initialize, notifications/initialized, and the GET stream the client opens after it.
+    // initialize, notifications/initialized, and the GET stream the client opens after it: none of them counted.
     await vi.waitFor(() => expect(requests).toBe(3));
-    for (let n = 4; n <= 60; n++) {
+    for (let n = 1; n <= 60; n++) {
       const ok = await client.callTool({ name: "test_echo", arguments: { text: String(n) } });
-      expect(ok.isError, `request ${n}`).toBeFalsy();
+      expect(ok.isError, `call ${n}`).toBeFalsy();
     }
-    expect(requests).toBe(60);
+    expect(requests).toBe(63);
 
     const limited = await client.callTool({ name: "test_echo", arguments: { text: "61" } });
-    expect(requests).toBe(61);
     expect(limited.isError).toBe(true);
     expect(limited.structuredContent).toEqual(RATE_ENVELOPE);
     const content = limited.content as Array<{ type: string; text: string }>;
@@ -322,13 +321,54 @@ describe("the rate limit on /mcp", () => {
     expect(seconds).toBeLessThanOrEqual(60);
     expect(limited._meta).toEqual({ "pks/retryAfterSeconds": seconds });
 
-    // Not a tools/call: the HTTP 429 stays, and the SDK reports it as such.
-    await expect(client.listTools()).rejects.toMatchObject({ code: 429 });
+    // Housekeeping is never counted: the SDK client goes on listing.
+    expect((await client.listTools()).tools.map((t) => t.name)).toContain("test_echo");
     await client.close();
   });
 
-  it("initialize, notifications and a tools/call outside the caller's session keep HTTP 429 with Retry-After", async () => {
-    const small = await createTestWorld({ startWorker: false, env: { PKS_RATE_LIMIT: "3" } });
+  it("with a limit of 5: initialize, ping, the lists and notifications never count, before or after the limit is spent; calls that do work do", async () => {
+    const small = await createTestWorld({ startWorker: false, env: { PKS_RATE_LIMIT: "5" } });
+    const connect = async () => {
+      const transport = new StreamableHTTPClientTransport(new URL("http://127.0.0.1:8787/mcp"), {
+        fetch: (url, init) => Promise.resolve(small.app.http.request(String(url), init)),
+        requestInit: { headers: { host: "127.0.0.1:8787", authorization: `Bearer ${small.keys.viewer}`, "x-project-id": small.projectId } },
+      });
+      const client = new Client({ name: "t", version: "1" }, { capabilities: { roots: { listChanged: true } } });
+      await client.connect(transport);
+      return client;
+    };
+    const housekeeping = async (client: Client) => {
+      await client.ping();
+      expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+      await client.listResources();
+      await client.listResourceTemplates();
+      await client.listPrompts();
+      await client.setLoggingLevel("info");
+      await client.sendRootsListChanged();
+    };
+    try {
+      const client = await connect();
+      for (let round = 0; round < 3; round++) await housekeeping(client);
+      for (let n = 1; n <= 5; n++) expect((await client.callTool({ name: "test_echo", arguments: { text: String(n) } })).isError, `call ${n}`).toBeFalsy();
+      const limited = await client.callTool({ name: "test_echo", arguments: { text: "6" } });
+      expect(limited.structuredContent).toEqual(RATE_ENVELOPE);
+
+      // Spent: housekeeping still answers, in this session and in a new one (initialize).
+      await housekeeping(client);
+      const again = await connect();
+      await housekeeping(again);
+      expect((await again.callTool({ name: "test_echo", arguments: {} })).structuredContent).toEqual(RATE_ENVELOPE);
+      // A resource read does work: HTTP 429, which the SDK client throws on.
+      await expect(client.readResource({ uri: `pks://projects/${small.projectId}/files/fil_none` })).rejects.toMatchObject({ code: 429 });
+      await client.close();
+      await again.close();
+    } finally {
+      await small.close();
+    }
+  });
+
+  it("over the limit, only a tools/call in the caller's own session is a tool result; other counted requests keep HTTP 429 with Retry-After", async () => {
+    const small = await createTestWorld({ startWorker: false, env: { PKS_RATE_LIMIT: "1" } });
     try {
       const opened = await send(small, "/mcp", { method: "POST", key: small.keys.viewer, project: small.projectId, headers: ACCEPT, json: initialize("2025-06-18") });
       const headers = { ...ACCEPT, "mcp-session-id": opened.headers.get("mcp-session-id")!, "mcp-protocol-version": "2025-06-18" };
@@ -341,20 +381,27 @@ describe("the rate limit on /mcp", () => {
         expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
         expect(await res.json()).toEqual(RATE_ENVELOPE);
       };
-      await expect429(await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers, json: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } } }));
-      await expect429(await send(small, "/mcp", { method: "POST", key: small.keys.viewer, project: small.projectId, headers: ACCEPT, json: initialize("2025-06-18") }));
-      await expect429(await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers, json: { jsonrpc: "2.0", id: 3, method: "tools/list" } }));
-      await expect429(await send(small, "/mcp", { method: "GET", key: small.keys.viewer, headers: { ...headers, accept: "text/event-stream" } }));
-      // A tools/call naming a session the key does not own, or none at all, is not answered as a tool result.
+      // Not counted: a notification, initialize, tools/list, the GET stream.
+      expect((await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers, json: { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9 } } })).status).toBe(202);
+      const fresh = await send(small, "/mcp", { method: "POST", key: small.keys.viewer, project: small.projectId, headers: ACCEPT, json: initialize("2025-06-18") });
+      expect(fresh.status).toBe(200);
+      await fresh.text();
+      const listed = await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers, json: { jsonrpc: "2.0", id: 3, method: "tools/list" } });
+      expect(listed.status).toBe(200);
+      expect(await listed.text()).toContain("test_echo");
+      // Counted, and refused with HTTP 429: a resource read, a batch, a tools/call outside the caller's session.
+      await expect429(await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers, json: { jsonrpc: "2.0", id: 4, method: "resources/read", params: { uri: "pks://x" } } }));
+      await expect429(await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers, json: [toolCall(5)] }));
       const foreign = { ...headers, "mcp-session-id": "00000000-0000-4000-8000-000000000000" };
-      await expect429(await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers: foreign, json: toolCall(4) }));
-      await expect429(await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers: { ...headers, "content-type": "application/json" }, body: "{" }));
+      await expect429(await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers: foreign, json: toolCall(6) }));
+      // An unreadable body is refused as such, counted or not.
+      expect((await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers: { ...headers, "content-type": "application/json" }, body: "{" })).status).toBe(400);
 
       // Within the session, the same tools/call is a tool failure carrying the same envelope.
-      const call = await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers, json: toolCall(5) });
+      const call = await send(small, "/mcp", { method: "POST", key: small.keys.viewer, headers, json: toolCall(7) });
       expect(call.status).toBe(200);
       expect(Number(call.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
-      expect(await call.json()).toMatchObject({ jsonrpc: "2.0", id: 5, result: { isError: true, structuredContent: RATE_ENVELOPE } });
+      expect(await call.json()).toMatchObject({ jsonrpc: "2.0", id: 7, result: { isError: true, structuredContent: RATE_ENVELOPE } });
       // REST keeps its 429.
       await expect429(await send(small, `/v1/projects/${small.projectId}/cells`, { key: small.keys.viewer }));
     } finally {

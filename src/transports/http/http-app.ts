@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import type { AnyEndpoint } from "../../core/endpoint.js";
 import type { Service } from "../../core/service.js";
 import type { Config } from "../../config.js";
-import { AppError, isAppError } from "../../errors.js";
+import { AppError } from "../../errors.js";
 import { errorResponse } from "./error-response.js";
 import { hostGuard } from "./host-guard.js";
 import type { HttpEnv } from "./http-env.js";
@@ -32,16 +32,8 @@ export function createHttpApp(parts: HttpAppParts): Hono<HttpEnv> {
   app.onError((err, c) => errorResponse(c, err));
   app.notFound((c) => errorResponse(c, new AppError("not_found")));
   app.use("*", hostGuard(parts.config, { opaqueOriginPaths: (path) => parts.console?.servesPath(path) ?? false }));
-  app.on(["GET", "POST", "DELETE"], "/mcp", async (c) => {
-    try {
-      c.set("principal", await service.admit(c.req.header("authorization")));
-    } catch (err) {
-      const answer = isAppError(err) && err.code === "rate_limited" ? await mcp.overLimit(c, err) : undefined;
-      if (answer) return answer;
-      throw err;
-    }
-    return mcp.handle(c);
-  });
+  // Authenticated on every request, counted against the rate limit only when it does work (see `McpHttpHandler.handle`).
+  app.on(["GET", "POST", "DELETE"], "/mcp", (c) => mcp.handle(c));
   serveOpenApi(app, parts);
   bindEndpoints(app, service, parts.endpoints);
   refuseOtherMethods(app);

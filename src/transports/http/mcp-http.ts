@@ -3,8 +3,8 @@ import type { Context } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { isInitializeRequest, isJSONRPCRequest } from "@modelcontextprotocol/sdk/types.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { authenticateKey } from "../../access/authenticate.js";
 import type { Principal } from "../../access/principal.js";
+import { isAppError } from "../../errors.js";
 import type { AppError } from "../../errors.js";
 import type { Service } from "../../core/service.js";
 import type { AnyEndpoint } from "../../core/endpoint.js";
@@ -16,8 +16,8 @@ import { readJsonObjectOrArray } from "./read-json-rpc.js";
 /**
  * The `retry` (ms) of each stream's priming event: how long a client waits
  * before it reconnects with `Last-Event-ID`. Two seconds lets a brief network
- * drop or proxy timeout pass, and the few reconnects a client makes cost
- * little of its 60 requests a minute.
+ * drop or proxy timeout pass without a storm of reconnects (a reconnect,
+ * a GET, is not counted against the rate limit).
  */
 export const SSE_RETRY_MS = 2_000;
 
@@ -60,12 +60,27 @@ export class McpHttpHandler {
     return this.#sessions.size;
   }
 
+  /**
+   * One request to `/mcp`: the caller is authenticated, the body read (a
+   * POST), and the request counted against the rate limit only when it
+   * does work (see `doesWork`); then it goes to its session, or opens one.
+   */
   async handle(c: Context<HttpEnv>): Promise<Response> {
-    const principal = c.get("principal");
+    const principal = await this.#opts.service.authenticate(c.req.header("authorization"));
+    const body = c.req.method === "POST" ? await readJsonObjectOrArray(c.req.raw) : undefined;
     const sessionId = c.req.header("mcp-session-id");
-    if (sessionId) return this.#continue(c, sessionId, principal);
+    if (doesWork(body)) {
+      try {
+        await this.#opts.service.count(principal);
+      } catch (err) {
+        const answer = isAppError(err) && err.code === "rate_limited" ? this.#overLimit(sessionId, principal, body, err) : undefined;
+        if (answer) return answer;
+        throw err;
+      }
+    }
+    c.set("principal", principal);
+    if (sessionId) return this.#continue(c, sessionId, principal, body);
     if (c.req.method !== "POST") return jsonRpcError(400, "Bad Request: Mcp-Session-Id header is required");
-    const body = await readJsonObjectOrArray(c.req.raw);
     const messages = Array.isArray(body) ? body : [body];
     if (!messages.some((m) => isInitializeRequest(m))) {
       return jsonRpcError(400, "Bad Request: Mcp-Session-Id header is required");
@@ -103,15 +118,19 @@ export class McpHttpHandler {
     return transport.handleRequest(c.req.raw, { parsedBody: body });
   }
 
-  async #continue(c: Context<HttpEnv>, sessionId: string, principal: Principal): Promise<Response> {
-    const session = this.#sessions.get(sessionId);
-    if (!session || session.ownerKey !== (principal.keyId ?? principal.userId)) {
-      return jsonRpcError(404, "Session not found");
-    }
+  async #continue(c: Context<HttpEnv>, sessionId: string, principal: Principal, body: unknown): Promise<Response> {
+    const session = this.#ownSession(sessionId, principal);
+    if (!session) return jsonRpcError(404, "Session not found");
     session.lastSeen = Date.now();
     // Every POST is read here, 1 MiB at most (400 \`invalid request body\` past it), never by the SDK's own larger limit.
     if (c.req.method !== "POST") return session.transport.handleRequest(c.req.raw);
-    return session.transport.handleRequest(c.req.raw, { parsedBody: await readJsonObjectOrArray(c.req.raw) });
+    return session.transport.handleRequest(c.req.raw, { parsedBody: body });
+  }
+
+  /** The session by id, if this caller's key opened it. */
+  #ownSession(sessionId: string | undefined, principal: Principal): McpSession | undefined {
+    const session = sessionId ? this.#sessions.get(sessionId) : undefined;
+    return session && session.ownerKey === (principal.keyId ?? principal.userId) ? session : undefined;
   }
 
   /**
@@ -119,21 +138,14 @@ export class McpHttpHandler {
    * `tools/call` in the caller's own session: a tool result with
    * `isError: true` whose `structuredContent` is the REST 429 envelope, so a
    * client (and the model behind it) reads "rate limit exceeded, retry after
-   * N seconds" as a failed call rather than a broken transport. Anything else
-   * (initialize, notifications, other requests, GET, DELETE, a batch) gets
-   * `undefined`: the caller answers the HTTP 429 with `Retry-After`.
+   * N seconds" as a failed call rather than a broken transport. Any other
+   * counted request (a resource read, a prompt, a batch, a call outside the
+   * caller's session) gets `undefined`: the caller answers the HTTP 429
+   * with `Retry-After`.
    */
-  async overLimit(c: Context<HttpEnv>, refusal: AppError): Promise<Response | undefined> {
-    const sessionId = c.req.header("mcp-session-id");
-    if (c.req.method !== "POST" || !sessionId) return undefined;
-    const session = this.#sessions.get(sessionId);
-    if (!session) return undefined;
-    // The limiter refused a caller it had already authenticated; its key must still own the session.
-    const principal = await authenticateKey(this.#opts.service.db, c.req.header("authorization"));
-    if (session.ownerKey !== (principal.keyId ?? principal.userId)) return undefined;
-    // A body that cannot be read is no tools/call: the 429 stands.
-    const message = await readJsonObjectOrArray(c.req.raw).catch(() => undefined);
-    if (!isJSONRPCRequest(message) || message.method !== "tools/call") return undefined;
+  #overLimit(sessionId: string | undefined, principal: Principal, message: unknown, refusal: AppError): Response | undefined {
+    const session = this.#ownSession(sessionId, principal);
+    if (!session || !isJSONRPCRequest(message) || message.method !== "tools/call") return undefined;
     session.lastSeen = Date.now();
     const retryAfter = refusal.headers["Retry-After"] ?? "1";
     const envelope = refusal.toEnvelope();
@@ -148,7 +160,7 @@ export class McpHttpHandler {
     };
     return new Response(JSON.stringify({ jsonrpc: "2.0", id: message.id, result }), {
       status: 200,
-      headers: { "content-type": "application/json", "mcp-session-id": sessionId, "retry-after": retryAfter },
+      headers: { "content-type": "application/json", "mcp-session-id": sessionId!, "retry-after": retryAfter },
     });
   }
 
@@ -177,6 +189,26 @@ export class McpHttpHandler {
     this.#sessions.clear();
     await Promise.all(all.map((s) => s.transport.close().catch(() => undefined)));
   }
+}
+
+/**
+ * The protocol's housekeeping: what a client sends to connect, stay alive
+ * and learn what is offered. It reads nothing of the project and is never
+ * rate-limited, so a client whose key spent its calls still connects, pings
+ * and lists (the SDK client throws on an HTTP 429 to any of these).
+ */
+const HOUSEKEEPING = new Set(["initialize", "ping", "tools/list", "resources/list", "resources/templates/list", "prompts/list", "logging/setLevel"]);
+
+/**
+ * Whether a POSTed body does work and so counts against the rate limit: a
+ * request (or a batch holding one) other than housekeeping. Notifications,
+ * a client's responses (to sampling), `GET` (the event stream) and `DELETE`
+ * (ending the session) never count.
+ */
+export function doesWork(body: unknown): boolean {
+  if (body === undefined) return false;
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  return messages.some((m) => isJSONRPCRequest(m) && !HOUSEKEEPING.has(m.method));
 }
 
 function jsonRpcError(status: number, message: string): Response {
