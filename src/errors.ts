@@ -45,6 +45,7 @@ export const ERROR_TABLE = {
   schema_moved: { status: 409, message: "schema moved to version" },
   category_proposal_settled: { status: 409, message: "category proposal already settled" },
   task_finished: { status: 409, message: "task already finished" },
+  schema_change_empty: { status: 409, message: "the proposed schema change adds no field the schema lacks; reject it" },
   conflict: { status: 409, message: "conflict" },
   headers_too_large: { status: 431, message: "request headers too large" },
   bad_request: { status: 400, message: "bad request" },

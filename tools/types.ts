@@ -104,7 +104,7 @@ export const typeSchemaEditAction = defineAction({
   readOnly: false,
   run: async (input, ctx) => {
     if (input.decision === "approve") return approveSchemaProposal(ctx.db, ctx.scope, input.entityId, ctx.tools);
-    if (input.decision === "reject") return rejectSchemaProposal(ctx.db, ctx.scope, input.entityId);
+    if (input.decision === "reject") return rejectSchemaProposal(ctx.db, ctx.scope, input.entityId, ctx.tools);
     return editSchema(ctx.db, ctx.scope, { entityId: input.entityId, fields: input.fields, version: input.version ?? -1 }, ctx.tools);
   },
 });

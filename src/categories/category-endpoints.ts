@@ -95,6 +95,6 @@ export const categoryEndpoints: AnyEndpoint[] = [
     auth: ["session"],
     input: z.object({ params: typeParams, body: emptyBody }),
     output: z.object({}).strict(),
-    run: ({ params }, ctx) => rejectSchemaProposal(ctx.db, ctx.scope, params.entityId),
+    run: ({ params }, ctx) => rejectSchemaProposal(ctx.db, ctx.scope, params.entityId, ctx.tools),
   }),
 ];

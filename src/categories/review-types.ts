@@ -21,7 +21,8 @@ import { readTypingMaterial } from "../store/categories/typing-material.js";
 import { dropPendingProposals, insertProposal, proposalsByFingerprint, refreshPendingProposal } from "../store/categories/category-proposals.js";
 import type { ProposedShape } from "../store/categories/category-proposals.js";
 import { fileMember, readCategories } from "../store/categories/category-members.js";
-import { readSchema, readSchemaProposal, writeSchemaProposal } from "../store/categories/category-schemas.js";
+import { dropSchemaProposal, readSchema, readSchemaProposal, rejectedFields, writeSchemaProposal } from "../store/categories/category-schemas.js";
+import type { StoredSchema } from "../store/categories/category-schemas.js";
 import { filledCellsOfCategory, writeFilledCell } from "../store/categories/filled-cells.js";
 import { upsertNamedEntities } from "../store/graph/named-entities.js";
 import type { Instance, StoredCell } from "./instance.js";
@@ -29,6 +30,7 @@ import { readInstances } from "./propose/read-instances.js";
 import { proposeShapes } from "./propose/propose-shapes.js";
 import type { ShapeProposal } from "./propose/propose-shapes.js";
 import { fillFields } from "./fill/fill-fields.js";
+import { addedFields, fieldFingerprint } from "./schema-change.js";
 
 /** What one pass did, for logs and tests. */
 export interface ReviewSummary {
@@ -127,8 +129,6 @@ function groupCells(cells: readonly StoredCell[]): Map<string, StoredCell[]> {
   return out;
 }
 
-const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
-
 async function applyToCategory(
   tx: Queryable,
   projectId: string,
@@ -140,16 +140,7 @@ async function applyToCategory(
   refill: boolean,
 ): Promise<void> {
   const schema = await readSchema(tx, categoryId);
-  const missing = shape.candidates.filter((f) => !schema.fields.some((s) => sameName(s.name, f.name)));
-  if (missing.length > 0) {
-    const fields = [...schema.fields, ...missing];
-    const pending = await readSchemaProposal(tx, categoryId);
-    const same = pending && pending.baseVersion === schema.version && JSON.stringify(pending.fields) === JSON.stringify(fields);
-    if (!same) {
-      await writeSchemaProposal(tx, projectId, categoryId, { baseVersion: schema.version, fields, evidence: shape.evidence }, now);
-      summary.schemaProposals++;
-    }
-  }
+  if (await proposeSchemaChange(tx, projectId, categoryId, schema, shape, now)) summary.schemaProposals++;
   const filled = await filledCellsOfCategory(tx, categoryId);
   for (const instance of shape.instances) {
     const title = instance.title.trim() || shape.name;
@@ -176,6 +167,35 @@ async function applyToCategory(
     });
     summary.filled++;
   }
+}
+
+/**
+ * Keeps the type's pending schema change in step with what its sections
+ * show: the fields the schema lacks, less those a person rejected (a
+ * rejected change is never proposed again, whatever file is edited next).
+ * A pending change that no longer adds anything (the schema caught up) is
+ * dropped, and none is written that would add nothing. Answers whether a
+ * change was written.
+ */
+async function proposeSchemaChange(
+  tx: Queryable,
+  projectId: string,
+  categoryId: string,
+  schema: StoredSchema,
+  shape: ShapeProposal,
+  now: string,
+): Promise<boolean> {
+  const rejected = await rejectedFields(tx, categoryId);
+  const missing = addedFields(schema.fields, shape.candidates).filter((f) => !rejected.has(fieldFingerprint(f)));
+  const pending = await readSchemaProposal(tx, categoryId);
+  if (missing.length === 0) {
+    if (pending && addedFields(schema.fields, pending.fields).length === 0) await dropSchemaProposal(tx, categoryId);
+    return false;
+  }
+  const fields = [...schema.fields, ...missing];
+  if (pending && pending.baseVersion === schema.version && JSON.stringify(pending.fields) === JSON.stringify(fields)) return false;
+  await writeSchemaProposal(tx, projectId, categoryId, { baseVersion: schema.version, fields, evidence: shape.evidence }, now);
+  return true;
 }
 
 /** What a member was read from: its factions (a faction's id changes with its content). */

@@ -8,9 +8,10 @@ import type { Db, Queryable } from "../store/db.js";
 import { AppError, schemaMovedError } from "../errors.js";
 import type { Scope } from "../core/scope.js";
 import type { Tools } from "../core/tools.js";
-import { dropSchemaProposal, readSchema, readSchemaProposal, replaceSchema } from "../store/categories/category-schemas.js";
+import { dropSchemaProposal, readSchema, readSchemaProposal, rememberRejectedFields, replaceSchema } from "../store/categories/category-schemas.js";
 import { findEntity } from "../store/graph/entity-reads.js";
 import type { CategorySchema } from "./resources.js";
+import { addedFields, fieldFingerprint } from "./schema-change.js";
 import { validateFields } from "./schema/validate-fields.js";
 
 /** The type entity `entityId`: 404 when there is no such entity, 400 when it is not a type. */
@@ -61,7 +62,9 @@ export async function approveSchemaProposal(db: Db, scope: Scope, entityId: stri
     const pending = await readSchemaProposal(tx, entityId);
     if (!pending) throw new AppError("no_pending_schema_proposal");
     const current = await readSchema(tx, entityId);
-    const fields = [...current.fields, ...pending.fields.filter((f) => !current.fields.some((c) => c.name.toLowerCase() === f.name.toLowerCase()))];
+    const added = addedFields(current.fields, pending.fields);
+    if (added.length === 0) throw new AppError("schema_change_empty");
+    const fields = [...current.fields, ...added];
     const version = await replaceSchema(tx, scope.projectId, entityId, current.version, fields, now);
     if (version === undefined) throw new Error("the schema moved inside its own transaction");
     await dropSchemaProposal(tx, entityId);
@@ -69,11 +72,19 @@ export async function approveSchemaProposal(db: Db, scope: Scope, entityId: stri
   });
 }
 
-/** `POST …/schema/reject`: drops the pending change. */
-export async function rejectSchemaProposal(db: Db, scope: Scope, entityId: string): Promise<Record<string, never>> {
+/**
+ * `POST …/schema/reject`: drops the pending change and remembers the fields
+ * it would have added, so no later reading proposes them again.
+ */
+export async function rejectSchemaProposal(db: Db, scope: Scope, entityId: string, tools: Pick<Tools, "clock">): Promise<Record<string, never>> {
+  const now = new Date(tools.clock()).toISOString();
   return db.transaction(async (tx) => {
     await requireCategory(tx, scope, entityId);
-    if (!(await dropSchemaProposal(tx, entityId))) throw new AppError("no_pending_schema_proposal");
+    const pending = await readSchemaProposal(tx, entityId);
+    if (!pending) throw new AppError("no_pending_schema_proposal");
+    const added = addedFields((await readSchema(tx, entityId)).fields, pending.fields);
+    await rememberRejectedFields(tx, scope.projectId, entityId, added.map(fieldFingerprint), now);
+    await dropSchemaProposal(tx, entityId);
     return {};
   });
 }

@@ -12,6 +12,7 @@ import { actions as productActions } from "../../tools/index.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
+import { readSchema, readSchemaProposal } from "../../src/store/categories/category-schemas.js";
 
 const report = (title: string, extra = "") =>
   `# Incident: ${title}\n\n- Severity: high\n- Owner: Alice\n- Service: billing\n- Date: 2026-03-02\n${extra}\n${title} affected payments for a while.\n`;
@@ -279,6 +280,58 @@ describe("typed knowledge: a rejected shape is never proposed again", () => {
       const after = (await getJson(w, `${base}/category-proposals`, token)).body as Proposal[];
       expect(after.map((x) => [x.proposalId, x.status])).toEqual([[p!.proposalId, 2]]);
       expect((await getJson(w, `${base}/entities?entityType=Category`, w.keys.viewer)).body).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+});
+
+describe("typed knowledge: a rejected schema change stays rejected; an empty change is neither proposed nor approved", () => {
+  it("pager, rejected, is not proposed again after unrelated edits; a later field is proposed alone; approve of a change the schema caught up with is 409", async () => {
+    const w = await createTestWorld({ env: { PKS_RATE_LIMIT: "100000" } });
+    try {
+      const token = await session(w, w.keys.editor);
+      const base = `/v1/projects/${w.projectId}`;
+      await ingest(w, [fileEntry("a.md", report("One")), fileEntry("b.md", report("Two")), fileEntry("c.md", report("Three"))]);
+      await settle(w);
+      const [p] = (await getJson(w, `${base}/category-proposals`, token)).body as Proposal[];
+      const typeId = (await post(w, `${base}/category-proposals/${p!.proposalId}/confirm`, token)).body.entityId as string;
+      const pendingNames = async () => (await readSchemaProposal(w.app.db, typeId))?.fields.map((f) => f.name);
+
+      await ingest(w, [fileEntry("d.md", report("Four", "- Pager: ops-oncall\n")), fileEntry("e.md", report("Five", "- Pager: db-oncall\n"))]);
+      await settle(w);
+      expect(await pendingNames()).toEqual(["severity", "owner", "service", "date", "pager"]);
+      expect(await post(w, `${base}/entities/${typeId}/schema/reject`, token)).toEqual({ status: 200, body: {} });
+
+      for (const edit of ["How we work.", "How we work, again.", "How we work, a third time."]) {
+        await ingest(w, [fileEntry("README.md", `# Handbook\n\n${edit}\n`), fileEntry("d.md", report("Four", `- Pager: ops-oncall\n${edit}\n`))]);
+        await settle(w);
+        expect(await pendingNames()).toBeUndefined();
+      }
+
+      await ingest(w, [fileEntry("f.md", report("Six", "- Pager: x\n- Region: eu\n")), fileEntry("g.md", report("Seven", "- Region: us\n"))]);
+      await settle(w);
+      expect(await pendingNames()).toEqual(["severity", "owner", "service", "date", "region"]);
+
+      const v1 = await readSchema(w.app.db, typeId);
+      expect(v1.version).toBe(1);
+      const region = { name: "Region", type: "text", description: "where", required: false };
+      const byHand = await post(w, `${base}/entities/${typeId}/schema`, token, { fields: [...v1.fields, region], version: 1 }, "PUT");
+      expect(byHand.status).toBe(200);
+      const empty = await post(w, `${base}/entities/${typeId}/schema/approve`, token);
+      expect(empty).toEqual({
+        status: 409,
+        body: errorOf(409, "schema_change_empty", "the proposed schema change adds no field the schema lacks; reject it"),
+      });
+      expect((await readSchema(w.app.db, typeId)).version).toBe(2);
+
+      await ingest(w, [fileEntry("README.md", "# Handbook\n\nHow we work, once more.\n")]);
+      await settle(w);
+      expect(await pendingNames()).toBeUndefined();
+      expect(await post(w, `${base}/entities/${typeId}/schema/approve`, token)).toEqual({
+        status: 404,
+        body: errorOf(404, "no_pending_schema_proposal", "no pending schema proposal"),
+      });
     } finally {
       await w.close();
     }

@@ -85,3 +85,21 @@ export async function writeSchemaProposal(
 export async function dropSchemaProposal(q: Queryable, entityId: string): Promise<boolean> {
   return (await q.execute("DELETE FROM schema_proposals WHERE entity_id = ?", [entityId])).rowsAffected > 0;
 }
+
+/** The fingerprints of the fields people rejected for a type. */
+export async function rejectedFields(q: Queryable, entityId: string): Promise<Set<string>> {
+  const rows = await q.all<{ fingerprint: string }>("SELECT fingerprint FROM schema_rejections WHERE entity_id = ?", [entityId]);
+  return new Set(rows.map((r) => r.fingerprint));
+}
+
+/** Keeps the fingerprints of rejected fields (a field rejected twice is kept once). */
+export async function rememberRejectedFields(q: Queryable, projectId: string, entityId: string, fingerprints: readonly string[], now: string): Promise<void> {
+  for (const fingerprint of new Set(fingerprints)) {
+    await q.execute("INSERT INTO schema_rejections (entity_id, project_id, fingerprint, created_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING", [
+      entityId,
+      projectId,
+      fingerprint,
+      now,
+    ]);
+  }
+}
