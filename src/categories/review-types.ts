@@ -89,6 +89,7 @@ async function reviewInTransaction(
   const proposals = await proposalsByFingerprint(tx, projectId);
   const categories = new Map((await readCategories(tx, projectId)).map((c) => [normalizeName(c.name), c.entityId]));
   const seen = new Set<string>();
+  const typed = new Map<string, ShapeProposal[]>();
   for (const shape of shapes) {
     if (seen.has(shape.fingerprint)) continue; // one proposal per fingerprint (proposeShapes keeps them distinct)
     seen.add(shape.fingerprint);
@@ -96,7 +97,7 @@ async function reviewInTransaction(
     const confirmed = proposal?.status === 1 ? proposal.entityId : null;
     const categoryId = confirmed ?? categories.get(normalizeName(shape.name));
     if (categoryId) {
-      await applyToCategory(tx, projectId, categoryId, shape, cellsOf, now, summary, refill === categoryId);
+      typed.set(categoryId, [...(typed.get(categoryId) ?? []), shape]);
       continue;
     }
     if (proposal?.status === 2 || proposal?.status === 1) continue; // rejected: never again; confirmed type gone: nothing to file under
@@ -109,6 +110,7 @@ async function reviewInTransaction(
       summary.refreshed++;
     }
   }
+  for (const [categoryId, of] of typed) await applyToCategory(tx, projectId, categoryId, of, cellsOf, now, summary, refill === categoryId);
   const gone = [...proposals.values()].filter((p) => p.status === 0 && !seen.has(p.fingerprint)).map((p) => p.proposalId);
   await dropPendingProposals(tx, gone);
   summary.dropped = gone.length;
@@ -129,29 +131,44 @@ function groupCells(cells: readonly StoredCell[]): Map<string, StoredCell[]> {
   return out;
 }
 
+/**
+ * Files and fills the members of one type from every shape that belongs to
+ * it. A member is one thing however many sections, rows or front matters
+ * state it ("Customer: Globex" in accounts.md and a Globex row of
+ * customers.csv): its filled cell is read from all of them at once, so
+ * each field any of them states is filled (the first that states a value
+ * of the field's type wins) — one cell per member, never one instance's
+ * reading overwriting another's.
+ */
 async function applyToCategory(
   tx: Queryable,
   projectId: string,
   categoryId: string,
-  shape: ShapeProposal,
+  shapes: readonly ShapeProposal[],
   cellsOf: Map<string, StoredCell[]>,
   now: string,
   summary: ReviewSummary,
   refill: boolean,
 ): Promise<void> {
   const schema = await readSchema(tx, categoryId);
-  if (await proposeSchemaChange(tx, projectId, categoryId, schema, shape, now)) summary.schemaProposals++;
+  const candidates = shapes.flatMap((s) => s.candidates);
+  const evidence = [...new Set(shapes.flatMap((s) => s.evidence))];
+  if (await proposeSchemaChange(tx, projectId, categoryId, schema, candidates, evidence, now)) summary.schemaProposals++;
   const filled = await filledCellsOfCategory(tx, categoryId);
-  for (const instance of shape.instances) {
-    const title = instance.title.trim() || shape.name;
+  const typeName = shapes[0]!.name;
+  for (const member of membersOf(shapes)) {
+    const title = member.title.trim() || typeName;
     const [entityId] = await upsertNamedEntities(tx, projectId, [{ name: title, normName: normalizeName(title), normNames: [], kind: "record" }], now);
-    const cells = instance.factionIds.flatMap((id) => cellsOf.get(id) ?? []);
-    await fileMember(tx, categoryId, { entityId: entityId!, factionIds: instance.factionIds, cellIds: cells.map((c) => c.cellId), anchorCellId: cells[0]?.cellId }, now);
-    summary.filed++;
-    const material = materialOf(instance);
+    for (const instance of member.instances) {
+      const cells = instance.factionIds.flatMap((id) => cellsOf.get(id) ?? []);
+      await fileMember(tx, categoryId, { entityId: entityId!, factionIds: instance.factionIds, cellIds: cells.map((c) => c.cellId), anchorCellId: cells[0]?.cellId }, now);
+      summary.filed++;
+    }
+    const whole = mergedInstance(member.instances);
+    const material = materialOf(whole);
     const earlier = filled.get(entityId!);
     if (!refill && earlier && earlier.material === material) continue; // nothing new mentions it: keeps the version it was read against
-    const { values, sources } = fillFields(schema.fields as SchemaField[], instance);
+    const { values, sources } = fillFields(schema.fields as SchemaField[], whole);
     await writeFilledCell(tx, {
       cellId: earlier?.cellId ?? newId("cel"),
       projectId,
@@ -160,13 +177,35 @@ async function applyToCategory(
       schemaVersion: schema.version,
       values,
       sources,
-      fileIds: [instance.fileId],
+      fileIds: [...new Set(member.instances.map((i) => i.fileId))],
       material,
-      text: filledText(shape.name, title, values),
+      text: filledText(typeName, title, values),
       updatedAt: now,
     });
     summary.filled++;
   }
+}
+
+/** The shapes' instances grouped by the member they name (their titles, normalised), in the shapes' order. */
+function membersOf(shapes: readonly ShapeProposal[]): Array<{ title: string; instances: Instance[] }> {
+  const members = new Map<string, { title: string; instances: Instance[] }>();
+  for (const shape of shapes) {
+    for (const instance of shape.instances) {
+      const title = instance.title.trim() || shape.name;
+      const key = normalizeName(title);
+      const member = members.get(key);
+      if (member) member.instances.push(instance);
+      else members.set(key, { title, instances: [instance] });
+    }
+  }
+  return [...members.values()];
+}
+
+/** One member's instances read as one: every stated value, in order, and every faction. */
+function mergedInstance(instances: readonly Instance[]): Instance {
+  const [first] = instances;
+  if (instances.length === 1) return first!;
+  return { ...first!, factionIds: instances.flatMap((i) => i.factionIds), values: instances.flatMap((i) => i.values) };
 }
 
 /**
@@ -182,11 +221,12 @@ async function proposeSchemaChange(
   projectId: string,
   categoryId: string,
   schema: StoredSchema,
-  shape: ShapeProposal,
+  candidates: readonly SchemaField[],
+  evidence: readonly string[],
   now: string,
 ): Promise<boolean> {
   const rejected = await rejectedFields(tx, categoryId);
-  const missing = addedFields(schema.fields, shape.candidates).filter((f) => !rejected.has(fieldFingerprint(f)));
+  const missing = addedFields(schema.fields, candidates).filter((f) => !rejected.has(fieldFingerprint(f)));
   const pending = await readSchemaProposal(tx, categoryId);
   if (missing.length === 0) {
     if (pending && addedFields(schema.fields, pending.fields).length === 0) await dropSchemaProposal(tx, categoryId);
@@ -194,7 +234,7 @@ async function proposeSchemaChange(
   }
   const fields = [...schema.fields, ...missing];
   if (pending && pending.baseVersion === schema.version && JSON.stringify(pending.fields) === JSON.stringify(fields)) return false;
-  await writeSchemaProposal(tx, projectId, categoryId, { baseVersion: schema.version, fields, evidence: shape.evidence }, now);
+  await writeSchemaProposal(tx, projectId, categoryId, { baseVersion: schema.version, fields, evidence }, now);
   return true;
 }
 

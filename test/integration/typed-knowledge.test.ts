@@ -338,6 +338,42 @@ describe("typed knowledge: a rejected schema change stays rejected; an empty cha
   });
 });
 
+describe("typed knowledge: a filled cell carries every field its member's own cells state", () => {
+  it("Globex, a row of customers.csv and a section of accounts.md whose lines say Tier and Owner, is filled from both", async () => {
+    const w = await createTestWorld({ env: { PKS_RATE_LIMIT: "100000" } });
+    try {
+      const token = await session(w, w.keys.editor);
+      const base = `/v1/projects/${w.projectId}`;
+      const accounts = [
+        "# Accounts",
+        "## Customer: Acme\n\nRegion: NA\nTier: silver\n\nAcme adopts Stripe as the payment provider.",
+        "## Customer: Globex\n\nTier: gold\nOwner: Bob Smith\n\nBob Smith is the account executive for Globex.",
+        "## Customer: Initech\n\n- Region: APAC\n- Tier: bronze",
+      ].join("\n\n");
+      const csv = "name,region,tier,owner\nUmbrella,NA,silver,Dana\nHooli,EMEA,gold,Erin\nGlobex,EMEA,,\n";
+      await ingest(w, [fileEntry("accounts.md", `${accounts}\n`), fileEntry("customers.csv", csv)]);
+      await settle(w);
+      const proposals = (await getJson(w, `${base}/category-proposals`, token)).body as Proposal[];
+      const rows = proposals.find((p) => p.name === "Customer" && p.fields.some((f) => f.name === "name"))!;
+      expect(rows.fields.map((f) => f.name)).toEqual(["name", "region", "tier", "owner"]);
+      const typeId = (await post(w, `${base}/category-proposals/${rows.proposalId}/confirm`, token)).body.entityId as string;
+      await settle(w);
+      const cells = (await getJson(w, `${base}/cells?schemaId=${typeId}`, w.keys.viewer)).body as Json[];
+      const of = (name: string) => cells.find((c) => String(c.text).startsWith(`Customer "${name}"`));
+      expect(of("Globex")).toMatchObject({ name: "Globex", region: "EMEA", tier: "gold", owner: "Bob Smith" });
+      expect(new Set(of("Globex")!.fileIds as string[]).size).toBe(2);
+      expect(of("Acme")).toMatchObject({ region: "NA", tier: "silver" });
+      expect(of("Initech")).toMatchObject({ region: "APAC", tier: "bronze" });
+      const sources = of("Globex")!._sources as Record<string, string[]>;
+      const cited = async (cellId: string) => JSON.stringify((await getJson(w, `${base}/cells/${cellId}`, w.keys.viewer)).body);
+      expect(await cited(sources.tier![0]!)).toContain("Tier: gold");
+      expect(await cited(sources.region![0]!)).toContain("region: EMEA");
+    } finally {
+      await w.close();
+    }
+  });
+});
+
 describe("typed knowledge over MCP and dispatch", () => {
   it("an agent lists proposals, confirms one and edits the schema with the type actions", async () => {
     const w = await createTestWorld({ actions: productActions, env: { PKS_RATE_LIMIT: "100000" } });

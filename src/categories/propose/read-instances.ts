@@ -308,14 +308,40 @@ function subHeadingValue(file: FileReading, body: readonly StoredFaction[], at: 
   return { key, value: shorten(first.text.trim(), SECTION_VALUE_MAX_CHARS), cellIds: under.map((c) => c.cellId) };
 }
 
-/** The `Key: value` claims of a list or text faction. A sentence's closing period is not part of its value. */
+/**
+ * The `Key: value` claims of a list or text faction. A sentence's closing
+ * period is not part of its value. A paragraph whose every line is a `Key:
+ * value` pair ("Region: EMEA⏎Tier: gold") states one pair a line, though
+ * its soft line breaks joined them into one claim ("Region: EMEA Tier:
+ * gold"): its lines are read from the faction's source.
+ */
 function claimedValues(file: FileReading, faction: StoredFaction): InstanceValue[] {
   if (!KEY_VALUE_FACTIONS.has(faction.factionType)) return [];
+  const lines = faction.factionType === "text" ? linePairs(file, faction) : undefined;
+  if (lines !== undefined) return lines;
   return file.cellsOf(faction).flatMap((cell) => {
     const pair = keyValueOf(cell.text);
     if (pair === undefined) return [];
     const value = faction.factionType === "text" ? pair.value.replace(/(?<!\.)\.$/u, "").trim() : pair.value;
     return [{ key: pair.key, value, cellIds: [cell.cellId] }];
+  });
+}
+
+/**
+ * One pair per source line of a paragraph of two or more lines that are all
+ * `Key: value` pairs, each citing the claim it lies in; undefined for any
+ * other paragraph. Markup a line's value carries is read as the claims are.
+ */
+function linePairs(file: FileReading, faction: StoredFaction): InstanceValue[] | undefined {
+  const lines = faction.text.split(/\r?\n/u).map((l) => l.trim()).filter((l) => l !== "");
+  if (lines.length < 2) return undefined;
+  const pairs = lines.map(keyValueOf);
+  if (pairs.some((p) => p === undefined)) return undefined;
+  const cells = file.cellsOf(faction);
+  return (pairs as Array<{ key: string; value: string }>).map(({ key, value }) => {
+    const plain = value.replace(/(?<!\.)\.$/u, "").trim();
+    const cell = cells.find((c) => c.text.includes(plain)) ?? cells[0];
+    return { key, value: plain, cellIds: cell === undefined ? [] : [cell.cellId] };
   });
 }
 

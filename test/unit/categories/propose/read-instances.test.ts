@@ -66,6 +66,16 @@ describe("readInstances: Markdown", () => {
     expect(readInstances(factions, cells)).toEqual([]);
   });
 
+  it("reads a paragraph whose every line is a pair one pair a line, each citing its claim; any other paragraph as its claims", async () => {
+    const source = "# Customer: Globex\n\nRegion: EMEA\n**Tier**: gold.\n\n# Customer: Acme\n\nRegion: NA and more\nsaid nobody.\n\n- Tier: silver\n";
+    const { factions, cells } = await storedFile("f1", "accounts.md", source);
+    const [globex, acme] = readInstances(factions, cells);
+    expect(pairs(globex)).toEqual({ Region: "EMEA", Tier: "gold" });
+    const textOf = (id: string) => cells.find((c) => c.cellId === id)!.text;
+    expect(globex!.values.map((v) => v.cellIds.map(textOf))).toEqual([[expect.stringContaining("Region: EMEA")], [expect.stringContaining("gold")]]);
+    expect(pairs(acme)).toEqual({ Region: "NA and more said nobody", Tier: "silver" });
+  });
+
   it("sorts factions and cells of several files itself", async () => {
     const a = await storedFile("b", "docs/b.md", "# Incident: B\n\n- Severity: low\n- Owner: Bob\n");
     const b = await storedFile("a", "docs/a.md", "# Incident: A\n\n- Severity: high\n- Owner: Alice\n");
