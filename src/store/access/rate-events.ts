@@ -10,12 +10,16 @@ export interface RateWindow {
 /**
  * Sliding-log limiter: in one write transaction, forgets events older than
  * the window, counts the rest, and records this one only if under `max`.
- * Kept in the database so every process on it shares the count.
+ * Kept in the database so every process on it shares the count. Events
+ * later than `nowMs` (the wall clock stepped back) are pulled back to it.
  */
 export async function takeRateSlot(db: Db, subject: string, nowMs: number, w: RateWindow): Promise<RateDecision> {
   return db.transaction(async (tx) => {
     const since = nowMs - w.windowMs;
     await tx.execute("DELETE FROM rate_events WHERE subject = ? AND at_ms <= ?", [subject, since]);
+    // After the clock steps back, events "from the future" would hold the window shut for as long as the step:
+    // they count as happening now instead, so the window lasts one length at most, as its Retry-After says.
+    await tx.execute("UPDATE rate_events SET at_ms = ? WHERE subject = ? AND at_ms > ?", [nowMs, subject, nowMs]);
     const row = await tx.get<{ n: number; oldest: number | null }>(
       "SELECT count(*) AS n, min(at_ms) AS oldest FROM rate_events WHERE subject = ?",
       [subject],
