@@ -59,6 +59,16 @@ export const RESERVED_FIELD_NAMES = ["schemaVersion", "cellId", "entityId", "ent
 /** Longest type-schema field name, in characters. */
 export const FIELD_NAME_MAX = 64;
 
+/** Most fields one schema (a type's or an artifact's) may have. */
+export const SCHEMA_FIELDS_MAX = 200;
+
+/**
+ * Names no field may take, ignoring case: the keys JavaScript objects carry
+ * themselves. A record keyed by one would be dropped or would reach an
+ * object's prototype when read back into an object.
+ */
+export const PROTOTYPE_NAMES = ["__proto__", "constructor", "prototype"] as const;
+
 /** One field of a type's schema (also of a proposed type). */
 export interface SchemaField {
   name: string;

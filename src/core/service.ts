@@ -164,6 +164,7 @@ function context(db: Db, principal: Principal, scope: Scope | undefined, tools: 
  * errors that follow from it.
  */
 function validate(schema: z.ZodType, raw: unknown): unknown {
+  refuseProtoKeys(raw);
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const { issues } = parsed.error;
@@ -173,6 +174,23 @@ function validate(schema: z.ZodType, raw: unknown): unknown {
   if (params?.bare) throw new AppError("invalid_input", { message: issue!.message });
   const where = issue && issue.path.length > 0 ? `${issue.path.join(".")}: ` : "";
   throw new AppError("invalid_input", { message: `invalid input: ${where}${issue?.message ?? "does not match"}` });
+}
+
+/**
+ * Refuses an own `__proto__` key anywhere in the raw input (JSON.parse
+ * makes one from `{"__proto__": …}`). Parsing into objects drops it without
+ * a word, so a record or a schema would lose a value its sender thinks is
+ * stored; a clear 400 says so instead.
+ */
+function refuseProtoKeys(raw: unknown): void {
+  // No path in the message: a dispatched action's input sits inside the dispatch body, and the path of one is not the other's.
+  const stack: unknown[] = [raw];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (value === null || typeof value !== "object") continue;
+    if (Object.hasOwn(value, "__proto__")) throw new AppError("invalid_input", { message: 'invalid input: "__proto__" is not accepted as a name' });
+    for (const child of Object.values(value)) stack.push(child);
+  }
 }
 
 /** An answer that breaks its own output schema is a server bug: 500, logged with the first issue. */

@@ -21,8 +21,6 @@ import type { ArtifactSchemaResource } from "./resources.js";
 
 /** Longest schema name, in characters. */
 export const SCHEMA_NAME_MAX = 128;
-/** Most fields one artifact schema may have. */
-export const SCHEMA_FIELDS_MAX = 200;
 
 /** Control characters and path separators: a name is also its records file's name. */
 const NAME_REFUSED = /[\p{Cc}/\\]/u;
@@ -62,9 +60,6 @@ export async function saveArtifactSchema(
   const name = checkSchemaName(input.name);
   if (Array.isArray(input.fields) && input.fields.length === 0) {
     throw new AppError("invalid_input", { message: "invalid input: fields: a schema needs at least one field" });
-  }
-  if (Array.isArray(input.fields) && input.fields.length > SCHEMA_FIELDS_MAX) {
-    throw new AppError("invalid_input", { message: `invalid input: fields: at most ${SCHEMA_FIELDS_MAX} fields` });
   }
   const fields = validateArtifactFields(input.fields);
   const now = new Date(tools.clock()).toISOString();

@@ -135,6 +135,8 @@ describe("artifact schemas, records and object_submit (file database)", () => {
         [[{ name: "due", type: "text" }], `schema field "due": type "text" is not one of ${ARTIFACT_FIELD_TYPES.join(", ")}`],
         [[{ name: "due", type: "string", required: "yes" }], 'schema field "due": required must be true or false'],
         [[{ name: "a", type: "string" }, "b"], 'schema field "#2": a field is an object with name and type'],
+        [[{ name: "constructor", type: "string" }], 'schema field "constructor": the name is reserved (__proto__, constructor, prototype)'],
+        [[{ name: "PROTOTYPE", type: "string" }], 'schema field "PROTOTYPE": the name is reserved (__proto__, constructor, prototype)'],
       ];
       for (const [fields, message] of cases) {
         const res = await saveSchema({ name: "Broken", fields });
@@ -252,6 +254,10 @@ describe("artifact schemas, records and object_submit (file database)", () => {
           { field: "Name", why: "not a field of the schema" },
           { field: "phone", why: "not a field of the schema" },
         ]],
+        [{ name: "B", score: 3, constructor: "x", prototype: 1 }, [
+          { field: "constructor", why: "not a field of the schema" },
+          { field: "prototype", why: "not a field of the schema" },
+        ]],
       ];
       for (const [bad, problems] of cases) {
         const res = await submit(keys.submit, { data: bad });
@@ -259,6 +265,16 @@ describe("artifact schemas, records and object_submit (file database)", () => {
         expect(await res.json()).toEqual({
           error: { status: 400, code: "record_schema_mismatch", message: "record does not match its schema" },
           problems,
+        });
+      }
+      // A "__proto__" key, which parsing into an object would drop without a word, is refused by name.
+      const raw = '{"action":"object_submit","input":{"data":{"name":"B","score":3,"__proto__":{"admin":true}}}}';
+      for (const honeypot of ["", ',"honeypot":"x"']) {
+        const body = honeypot ? raw.replace(/}}$/, `${honeypot}}}`) : raw;
+        const res = await send(w, "/v1/api/actions", { method: "POST", key: keys.submit, project: w.projectId, headers: { "content-type": "application/json" }, body });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({
+          error: { status: 400, code: "invalid_input", message: 'invalid input: "__proto__" is not accepted as a name' },
         });
       }
       expect(await counts()).toEqual(before);

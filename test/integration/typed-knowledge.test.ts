@@ -222,6 +222,18 @@ describe("typed knowledge: the incident story", () => {
     expect((await put(typeId, { fields: [field(long)], version: 3 })).body.error).toMatchObject({
       message: `schema field "${"n".repeat(64)}…": longer than 64 characters`,
     });
+    // Capped like an artifact schema, and no name a JavaScript object keeps for itself.
+    const many = Array.from({ length: 201 }, (_, i) => field(`f${i}`));
+    expect(await put(typeId, { fields: many, version: 3 })).toEqual({
+      status: 400,
+      body: errorOf(400, "invalid_input", "invalid input: fields: at most 200 fields"),
+    });
+    for (const name of ["constructor", "Prototype"]) {
+      expect(await put(typeId, { fields: [field(name)], version: 3 })).toEqual(
+        fieldError(`schema field "${name}": the name is reserved (__proto__, constructor, prototype)`),
+      );
+    }
+    expect(await put(typeId, { fields: [field("__proto__")], version: 3 })).toEqual(fieldError('schema field "__proto__": must start with a letter'));
     const vocabulary = ["text", "number", "integer", "boolean", "date", "datetime", "url", "email", "entity", "text[]"];
     expect(await put(typeId, { fields: [field("cost", "money")], version: 3 })).toEqual(
       fieldError(`schema field "cost": type "money" is not one of ${vocabulary.join(", ")}`, { vocabulary }),

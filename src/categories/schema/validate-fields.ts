@@ -11,9 +11,10 @@
  * the first one wins, so fixing them one by one converges.
  */
 import { AppError, schemaFieldError } from "../../errors.js";
-import { FIELD_NAME_MAX, FIELD_TYPES, RESERVED_FIELD_NAMES, type SchemaField } from "../../vocabulary.js";
+import { FIELD_NAME_MAX, FIELD_TYPES, PROTOTYPE_NAMES, RESERVED_FIELD_NAMES, SCHEMA_FIELDS_MAX, type SchemaField } from "../../vocabulary.js";
 
 const STARTS_WITH_LETTER = /^\p{L}/u;
+const PROTOTYPE_LOWER: ReadonlySet<string> = new Set(PROTOTYPE_NAMES.map((n) => n.toLowerCase()));
 
 /**
  * What sets one kind of schema apart: the types a field may have and the
@@ -37,11 +38,14 @@ export const TYPE_FIELD_RULES: FieldRules<SchemaField["type"]> = { types: FIELD_
 /**
  * The one implementation of the field rules, for any kind of schema.
  *
- * Accepts an array of objects with at least `{name, type}`:
+ * Accepts an array of at most {@link SCHEMA_FIELDS_MAX} objects with at
+ * least `{name, type}` (a schema is shown and filled whole, so its size is
+ * bounded like any other stored list):
  * - `name` is trimmed; it must be non-blank, at most {@link FIELD_NAME_MAX}
  *   characters (code points), start with a letter (keys starting with `_` or
  *   a digit stay free for the stored shape's own use), not be one of
- *   `rules.reserved` (compared ignoring case, as names are), and be unique
+ *   `rules.reserved` nor of {@link PROTOTYPE_NAMES} (compared ignoring
+ *   case, as names are), and be unique
  *   ignoring case — values are matched to stated keys ignoring case, so
  *   "Owner" and "owner" could not be told apart.
  * - `type` (trimmed) must be one of `rules.types`; the refusal carries the
@@ -66,6 +70,9 @@ export function validateFieldList<T extends string, F>(
     throw new AppError("invalid_input", {
       message: "invalid input: fields: must be an array of {name, type} objects",
     });
+  }
+  if (input.length > SCHEMA_FIELDS_MAX) {
+    throw new AppError("invalid_input", { message: `invalid input: fields: at most ${SCHEMA_FIELDS_MAX} fields` });
   }
   const types: ReadonlySet<string> = new Set(rules.types);
   const reserved: ReadonlySet<string> = new Set(rules.reserved.map((n) => n.toLowerCase()));
@@ -110,6 +117,7 @@ function checkName(raw: unknown, seen: ReadonlyMap<string, string>, reservedLowe
   }
   if (!STARTS_WITH_LETTER.test(name)) throw schemaFieldError(name, "must start with a letter");
   const lower = name.toLowerCase();
+  if (PROTOTYPE_LOWER.has(lower)) throw schemaFieldError(name, `the name is reserved (${PROTOTYPE_NAMES.join(", ")})`);
   if (reservedLower.has(lower)) {
     throw schemaFieldError(name, `the name is reserved (${reserved.join(", ")})`);
   }
