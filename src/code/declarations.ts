@@ -149,6 +149,32 @@ function declare(definition: DefinitionCapture, enclosing: string[], context: Bu
   return { declaration, name };
 }
 
+/**
+ * Where a language writes one function as consecutive clauses (a Haskell
+ * signature and its equations, Elixir's `def` clauses), a clause that
+ * repeats the previous declaration's name, kind and container extends it
+ * instead of declaring the name again. Answers whether it merged.
+ */
+function mergeClause(
+  previous: LocatedDeclaration | undefined,
+  previousParent: number | undefined,
+  candidate: Candidate,
+  enclosing: string[],
+  language: CodeLanguage,
+): boolean {
+  const definition = candidate.definition;
+  if (!language.mergesClauses || !previous || !definition || definition.name.isMissing) return false;
+  // Clauses are siblings: a class's signature and an instance's equation of one name are not one function.
+  if (definition.node.parent?.id !== previousParent) return false;
+  const declaration = previous.declaration;
+  const name = symbolNameOf(definition.name);
+  const container = [...enclosing, ...name.qualifier];
+  if (name.symbol !== declaration.symbol || definition.kind !== declaration.kind) return false;
+  if (container.join(".") !== declaration.container.join(".")) return false;
+  declaration.lines = [declaration.lines[0], Math.max(declaration.lines[1], lastLineOf(definition.node))];
+  return true;
+}
+
 /** Builds the declarations of one file in document order. */
 export function buildDeclarations(
   sets: CaptureSets,
@@ -159,6 +185,7 @@ export function buildDeclarations(
   const context: BuildContext = { language, path, source, ordinals: new OrdinalCounter() };
   const result: LocatedDeclaration[] = [];
   const open: OpenContainer[] = [];
+  let lastParent: number | undefined;
   for (const candidate of candidatesOf(sets)) {
     while (open.length > 0 && (open[open.length - 1]?.end ?? 0) <= candidate.start) open.pop();
     const top = open.at(-1);
@@ -168,10 +195,16 @@ export function buildDeclarations(
       continue;
     }
     if (!candidate.definition) continue;
+    if (mergeClause(result.at(-1), lastParent, candidate, enclosing, context.language)) {
+      const merged = result.at(-1)!.declaration;
+      if (CONTAINER_KINDS.has(merged.kind)) open.push({ end: candidate.end, names: [...merged.container, merged.symbol] });
+      continue;
+    }
     const member = VALUE_KINDS.has(candidate.definition.kind) && top?.constructorOf;
     const located = declare(candidate.definition, member || enclosing, context);
     if (!located) continue;
     result.push(located);
+    lastParent = candidate.definition.node.parent?.id;
     const { kind, container, symbol } = located.declaration;
     if (CONTAINER_KINDS.has(kind)) {
       const opened: OpenContainer = { end: candidate.end, names: [...container, symbol] };

@@ -9,38 +9,68 @@ import type { CodeLanguage } from "./languages.js";
 /** Longest doc text kept, in characters. */
 export const MAX_DOC_CHARS = 1000;
 
-function isComment(node: Node): boolean {
-  return node.type.includes("comment");
+/** Comment nodes: `comment`, `line_comment`, `block_comment`, … and Haskell's `haddock`. */
+function isComment(node: Node, language: CodeLanguage): boolean {
+  if (node.type.includes("comment") || node.type === "haddock") return true;
+  return language.docAttribute !== undefined && language.docAttribute.test(node.text);
+}
+
+/**
+ * The node just above `node`: its previous sibling, or where a grammar folds
+ * the comment above a declaration into the end of the node before it (a
+ * Kotlin import list, Haskell imports), that node's trailing comment.
+ */
+function nodeAbove(node: Node, language: CodeLanguage): Node | null {
+  const sibling = node.previousNamedSibling ?? (node.parent?.startIndex === node.startIndex ? node.parent.previousNamedSibling : null);
+  let last = sibling;
+  while (last && !isComment(last, language) && endsWith(last, last.lastNamedChild)) last = last.lastNamedChild;
+  return last && isComment(last, language) ? last : sibling;
+}
+
+/** Whether `child` is the end of `parent` (at most a line break after it). */
+function endsWith(parent: Node, child: Node | null): boolean {
+  if (!child) return false;
+  const end = parent.endPosition;
+  return child.endPosition.row === end.row || (end.column === 0 && child.endPosition.row === end.row - 1);
 }
 
 /** Comment siblings directly above `outer`, nearest last. */
 function leadingComments(outer: Node, language: CodeLanguage): Node[] {
   const comments: Node[] = [];
   let below = outer;
-  let sibling = outer.previousNamedSibling;
+  let sibling = nodeAbove(outer, language);
   while (sibling) {
     if (sibling.endPosition.row < below.startPosition.row - 1) break;
-    if (isComment(sibling)) {
+    if (isComment(sibling, language)) {
       const before = sibling.previousSibling;
       // A comment trailing code on its own line belongs to that code.
-      if (before && before.endPosition.row === sibling.startPosition.row && !isComment(before)) break;
+      if (before && before.endPosition.row === sibling.startPosition.row && !isComment(before, language)) break;
       comments.unshift(sibling);
     } else if (!language.docGapTypes.includes(sibling.type)) {
       break;
     }
     below = sibling;
-    sibling = sibling.previousNamedSibling;
+    sibling = nodeAbove(sibling, language);
   }
   return comments;
 }
 
-/** Strips comment markers, XML doc tags and shared indentation. */
+/** An Elixir `@doc "..."` (or `@doc """ ... """`): the string's text. */
+const DOC_ATTRIBUTE = /^\s*@doc\s+(?:~[sS])?("""|"|')([\s\S]*?)\1\s*$/;
+
+/**
+ * Strips comment markers (block comments, `//`, `#`, `--` and Haskell's `-- |`,
+ * `{- -}`), XML doc tags and shared indentation; an Elixir `@doc` gives its
+ * string.
+ */
 export function cleanCommentText(text: string): string {
+  const attribute = DOC_ATTRIBUTE.exec(text);
+  if (attribute) return dedent(attribute[2] ?? "").trim();
   const lines = text
-    .replace(/^\s*(\/\*+!?|\/\/[/!]?|#+)/, "")
-    .replace(/\*+\/\s*$/, "")
+    .replace(/^\s*(\/\*+!?|\/\/[/!]?|#+|\{-\s?[|^]?|--+\s?[|^]?)/, "")
+    .replace(/(\*+\/|-\})\s*$/, "")
     .split(/\r?\n/)
-    .map((line) => line.replace(/^\s*(\*(?!\/)|\/\/[/!]?|#+)?\s?/, "").trimEnd());
+    .map((line) => line.replace(/^\s*(\*(?!\/)|\/\/[/!]?|#+|--+)?\s?/, "").trimEnd());
   return lines
     .join("\n")
     .replace(/<\/?[a-zA-Z][^>]*>/g, "")

@@ -22,7 +22,8 @@ export function unquote(text: string): string {
 
 /** Splits `a::b::{C, D as E}` (or `a.b.C`, `a\b\C`) into source, names and aliases. */
 export function splitImportPath(text: string): { source: string; names: string[]; aliases: Record<string, string> } {
-  const compact = text.replace(/\s+/g, " ").trim();
+  // A statement captured whole (Scala's `import a.b.{C, D => E}`) starts with its keyword.
+  const compact = text.replace(/\s+/g, " ").trim().replace(/^import /, "");
   const separator = compact.includes("::") ? "::" : compact.includes("\\") ? "\\" : ".";
   const brace = compact.indexOf("{");
   const head = brace >= 0 ? compact.slice(0, brace) : compact;
@@ -33,7 +34,7 @@ export function splitImportPath(text: string): { source: string; names: string[]
   for (const item of items) {
     const full = brace >= 0 ? item.trim() : head;
     if (!full) continue;
-    const [path = "", alias] = full.split(/\s+as\s+/);
+    const [path = "", alias] = full.split(/\s+as\s+|\s*=>\s*/);
     const segments = path.split(separator).filter((segment) => segment.length > 0);
     const name = segments.pop() ?? path;
     if (brace < 0) {

@@ -30,9 +30,19 @@ export interface CodeLanguage {
   readonly docGapTypes: readonly string[];
   /** Module-level names in upper snake case are constants, not variables. */
   readonly upperCaseConstants: boolean;
+  /**
+   * A function may be written as several consecutive clauses (Haskell
+   * equations after a signature, Elixir `def` clauses): consecutive
+   * declarations of one name, kind and container are one declaration.
+   */
+  readonly mergesClauses: boolean;
+  /** Sibling nodes above a declaration that document it as comments do (Elixir's `@doc "..."`). */
+  readonly docAttribute?: RegExp;
 }
 
-const COMMON = { docStyle: "comment", wrapperTypes: [], docGapTypes: [], upperCaseConstants: false } as const;
+const COMMON = { docStyle: "comment", wrapperTypes: [], docGapTypes: [], upperCaseConstants: false, mergesClauses: false } as const;
+/** Grammars compiled to `.wasm` in one package, for the languages whose own packages ship none that loads (see docs/architecture.md). */
+const WASMS = "@cursorless/tree-sitter-wasms";
 const JS_WRAPPERS = ["export_statement", "lexical_declaration", "variable_declaration", "expression_statement"];
 const TS_WRAPPERS = [...JS_WRAPPERS, "ambient_declaration"];
 
@@ -151,6 +161,74 @@ export const CODE_LANGUAGES: readonly CodeLanguage[] = [
     wasmPackage: "tree-sitter-bash",
     wasmFile: "tree-sitter-bash.wasm",
     queryFiles: ["bash.scm"],
+  },
+  {
+    ...COMMON,
+    id: "kotlin",
+    extensions: [".kt", ".kts"],
+    wasmPackage: WASMS,
+    wasmFile: "out/tree-sitter-kotlin.wasm",
+    queryFiles: ["kotlin.scm"],
+    docGapTypes: ["annotation"],
+    upperCaseConstants: true,
+  },
+  {
+    ...COMMON,
+    id: "scala",
+    extensions: [".scala", ".sc"],
+    wasmPackage: WASMS,
+    wasmFile: "out/tree-sitter-scala.wasm",
+    queryFiles: ["scala.scm"],
+    docGapTypes: ["annotation"],
+  },
+  {
+    ...COMMON,
+    id: "swift",
+    extensions: [".swift"],
+    wasmPackage: WASMS,
+    wasmFile: "out/tree-sitter-swift.wasm",
+    queryFiles: ["swift.scm"],
+    docGapTypes: ["attribute"],
+  },
+  {
+    ...COMMON,
+    id: "haskell",
+    extensions: [".hs", ".lhs"],
+    wasmPackage: WASMS,
+    wasmFile: "out/tree-sitter-haskell.wasm",
+    queryFiles: ["haskell.scm"],
+    docGapTypes: ["pragma"],
+    mergesClauses: true,
+  },
+  {
+    ...COMMON,
+    id: "elixir",
+    extensions: [".ex", ".exs"],
+    wasmPackage: WASMS,
+    wasmFile: "out/tree-sitter-elixir.wasm",
+    queryFiles: ["elixir.scm"],
+    docGapTypes: ["unary_operator"],
+    mergesClauses: true,
+    docAttribute: /^@doc\s/,
+  },
+  {
+    ...COMMON,
+    id: "lua",
+    extensions: [".lua"],
+    wasmPackage: WASMS,
+    wasmFile: "out/tree-sitter-lua.wasm",
+    queryFiles: ["lua.scm"],
+    upperCaseConstants: true,
+    // `M.f = function() end`: the function is the declaration, its assignment the header.
+    wrapperTypes: ["variable_declaration", "assignment_statement", "expression_list"],
+  },
+  {
+    ...COMMON,
+    id: "zig",
+    extensions: [".zig"],
+    wasmPackage: WASMS,
+    wasmFile: "out/tree-sitter-zig.wasm",
+    queryFiles: ["zig.scm"],
   },
 ];
 

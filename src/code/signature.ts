@@ -30,9 +30,21 @@ const BODY_TYPES = new Set([
   "constructor_body",
   "enum_declaration_list",
   "record_declaration_body",
+  "function_body",
+  "enum_class_body",
+  "protocol_body",
+  "template_body",
+  "do_block",
+  "class_declarations",
+  "instance_declarations",
+  "fields",
+  "struct_declaration",
+  "enum_declaration",
+  "union_declaration",
+  "opaque_declaration",
 ]);
-// Bodies whose opening brace sits inside the node rather than at its start.
-const BRACE_INSIDE = new Set(["interface_type"]);
+// Bodies whose opening brace sits inside the node rather than at its start (Zig's `struct { ... }`).
+const BRACE_INSIDE = new Set(["interface_type", "struct_declaration", "enum_declaration", "union_declaration", "opaque_declaration"]);
 // Values keep their declaration line; a type alias keeps its first line (its value can run for pages).
 const VALUE_KINDS = new Set<DeclarationKind>(["variable", "constant", "property", "field"]);
 const FIRST_LINE_KINDS = new Set<DeclarationKind>([...VALUE_KINDS, "type"]);

@@ -20,6 +20,13 @@ export const FIXTURE_NAMES = [
   "sample.rb",
   "sample.php",
   "sample.sh",
+  "sample.kt",
+  "sample.scala",
+  "sample.swift",
+  "sample.hs",
+  "sample.ex",
+  "sample.lua",
+  "sample.zig",
 ] as const;
 
 /** Source text of a fixture. */

@@ -29,6 +29,13 @@ const MEDIA_TYPES: Record<string, string> = {
   ruby: "text/x-ruby",
   php: "text/x-php",
   bash: "text/x-shellscript",
+  kotlin: "text/x-kotlin",
+  scala: "text/x-scala",
+  swift: "text/x-swift",
+  haskell: "text/x-haskell",
+  elixir: "text/x-elixir",
+  lua: "text/x-lua",
+  zig: "text/x-zig",
 };
 
 function emptyReading(language: string, problem: string): ReadOutput {

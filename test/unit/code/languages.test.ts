@@ -18,6 +18,15 @@ describe("languages", () => {
     expect(languageForPath("Rakefile.rake")).toBe("ruby");
     expect(languageForPath("index.php")).toBe("php");
     expect(languageForPath("run.sh")).toBe("bash");
+    expect(languageForPath("src/Main.kt")).toBe("kotlin");
+    expect(languageForPath("build.gradle.kts")).toBe("kotlin");
+    expect(languageForPath("Codec.scala")).toBe("scala");
+    expect(languageForPath("View.swift")).toBe("swift");
+    expect(languageForPath("XMonad/Core.hs")).toBe("haskell");
+    expect(languageForPath("lib/plug.ex")).toBe("elixir");
+    expect(languageForPath("mix.exs")).toBe("elixir");
+    expect(languageForPath("init.lua")).toBe("lua");
+    expect(languageForPath("build.zig")).toBe("zig");
     expect(languageForPath("README.md")).toBeUndefined();
     expect(languageForPath(".bashrc")).toBeUndefined();
     expect(languageForPath("Makefile")).toBeUndefined();

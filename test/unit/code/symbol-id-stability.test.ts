@@ -5,7 +5,8 @@ import { symbolIdFor } from "../../../src/code/symbol-id.js";
 import { FIXTURE_NAMES, readFixture } from "../../support/code-fixtures.js";
 
 const CALLABLE = new Set(["function", "method", "constructor"]);
-const HASH_COMMENT = /\.(py|rb|sh)$/;
+const HASH_COMMENT = /\.(py|rb|sh|ex)$/;
+const DASH_COMMENT = /\.(hs|lua)$/;
 
 async function facts(name: string, source: string): Promise<CodeFacts> {
   const result = await extractCode(name, source);
@@ -29,7 +30,7 @@ function editOneBody(name: string, source: string, result: CodeFacts): { edited:
   );
   if (!target) throw new Error(`no multi-line callable in ${name}`);
   const lines = source.split("\n");
-  const comment = HASH_COMMENT.test(name) ? "# edited" : "// edited";
+  const comment = HASH_COMMENT.test(name) ? "# edited" : DASH_COMMENT.test(name) ? "-- edited" : "// edited";
   const bodyLine = lines[target.lines[0]] ?? "";
   const indent = /^\s*/.exec(bodyLine)?.[0] ?? "";
   lines.splice(target.lines[0], 0, `${indent}${comment}`, `${indent}${comment} again`);
