@@ -4,7 +4,8 @@
  * never a file that leads outside the folder, through a link at any depth.
  */
 import { constants } from "node:fs";
-import { lstat, open, realpath } from "node:fs/promises";
+import { lstat, open, readlink, realpath, stat } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { isAbsolute, join, relative, sep } from "node:path";
 import { AppError } from "../errors.js";
 import { normalizePath } from "../ingest/accept/normalize-path.js";
@@ -36,13 +37,26 @@ export async function readServedFile(root: string, rawPath: string): Promise<{ p
       message: skipped?.reason === "larger than 24 MiB" ? "the document is larger than 24 MiB" : `${path} is not read: ${reason}`,
     });
   }
-  return { path, bytes: await readCapped(real) };
+  return { path, bytes: await readCapped(real, realRoot, path) };
 }
 
-/** Reads a file that must not have become a link since it was checked, failing past the cap. */
-async function readCapped(real: string): Promise<Uint8Array> {
-  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW);
+/**
+ * Reads the checked file, failing past the cap. `O_NOFOLLOW` guards only
+ * the last component: a folder above it swapped for a link since the check
+ * would still be followed. So once the file is open, the path the kernel
+ * resolved for that very descriptor must lie inside the folder; the bytes
+ * are then read from the same descriptor, leaving no window to swap in.
+ */
+async function readCapped(real: string, realRoot: string, path: string): Promise<Uint8Array> {
+  const handle = await open(real, constants.O_RDONLY | constants.O_NOFOLLOW).catch((err: NodeJS.ErrnoException) => {
+    // The folder changed between the checks and the open: say so, as the checks would have.
+    if (err.code === "ENOENT") throw new AppError("file_not_found", { message: `no file ${path} in the served folder` });
+    if (err.code === "ELOOP") throw new AppError("document_refused", { message: `${path} became a link while it was read` });
+    throw err;
+  });
   try {
+    const opened = await openedPath(handle, real);
+    if (!isInside(realRoot, opened)) throw new AppError("document_refused", { message: `${path} leads outside the served folder` });
     const chunks: Buffer[] = [];
     let length = 0;
     for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 1024 * 1024 })) {
@@ -54,6 +68,18 @@ async function readCapped(real: string): Promise<Uint8Array> {
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Where an open descriptor's file lies, as the kernel resolved it (Linux:
+ * `/proc/self/fd`). Where that is unavailable, the file the path names now
+ * must be the one open (same device and inode), else it moved under us.
+ */
+async function openedPath(handle: FileHandle, real: string): Promise<string> {
+  const viaProc = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+  if (viaProc !== undefined) return viaProc;
+  const [held, named] = await Promise.all([handle.stat(), stat(real).catch(() => undefined)]);
+  return named && held.dev === named.dev && held.ino === named.ino ? real : "";
 }
 
 function isInside(realRoot: string, target: string): boolean {
