@@ -60,6 +60,9 @@ export interface ReadTask {
   readonly includeSecret: boolean;
 }
 
+/** How much longer than the pool's limit a reader process lets one reading run on its own watch. */
+const OWN_LIMIT_GRACE_MS = 5000;
+
 /** A thread must load its readers within this time, however short the reading limit. */
 const STARTUP_LIMIT_MS = 120_000;
 
@@ -185,7 +188,8 @@ export class ReaderPool {
   #readIsolated(task: ReadTask): Promise<Reading> {
     if (this.#closed) return Promise.reject(new Error("the reader pool was closed"));
     const { heapMb, timeoutMs, readersUrl } = this.#options;
-    const child = spawnReaderProcess(readersUrl, heapMb);
+    // The process's own limit comes after the pool's, which says why it stopped: it matters only if this server died.
+    const child = spawnReaderProcess(readersUrl, heapMb, timeoutMs + OWN_LIMIT_GRACE_MS);
     this.#processes.add(child);
     return new Promise<Reading>((resolve, reject) => {
       let settled = false;

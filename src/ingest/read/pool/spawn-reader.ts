@@ -57,12 +57,13 @@ export function spawnReaderThread(readersUrl: string, heapMb: number): Worker {
  * A new process running the readers of `readersUrl` under the same heap
  * limit, talking over an IPC channel with advanced serialization (typed
  * arrays cross as they do to a thread). Its stdout and stderr go to the
- * parent's stderr, for the same reason as a thread's.
+ * parent's stderr, for the same reason as a thread's. `limitMs` is the
+ * process's own limit on one reading, kept even when its parent is gone.
  */
-export function spawnReaderProcess(readersUrl: string, heapMb: number): ChildProcess {
+export function spawnReaderProcess(readersUrl: string, heapMb: number, limitMs: number): ChildProcess {
   const entry = fileURLToPath(new URL(`./reader-process${EXT}`, import.meta.url));
   const loader = FROM_SOURCES ? ["--import", import.meta.resolve("tsx")] : [];
-  return fork(entry, [readersUrl], {
+  return fork(entry, [readersUrl, String(limitMs)], {
     execArgv: [...loader, `--max-old-space-size=${heapMb}`],
     serialization: "advanced",
     stdio: ["ignore", 2, 2, "ipc"],
