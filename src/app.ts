@@ -87,7 +87,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const worker = new IngestWorker({ db, clock, reading: config.reading, afterDrain: (projects) => reviewProjects(db, projects, clock) });
     // The worker hands every run the tools, which hold it as their task queue: it reads them once they exist.
     const tasks = new TaskWorker([...productTaskKinds(config), ...(options.taskKinds ?? [])], { db, clock, tools: () => tools });
-    const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes }, tasks };
+    const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax }, tasks };
     const catalog = new Catalog(options.actions ?? productActions);
     const service = new Service({ db, tools, catalog, rateLimit: config.rateLimit, checkOutput: options.checkOutput });
     const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...accountEndpoints, ...ingestEndpoints, ...graphEndpoints, ...categoryEndpoints, ...taskEndpoints, ...artifactEndpoints, ...recordEndpoints, ...(options.extraEndpoints ?? [])];

@@ -25,8 +25,10 @@ export interface Config {
    * past either limit fails alone; the server goes on.
    */
   readonly reading: { readonly threads: number; readonly heapMb: number; readonly timeoutMs: number };
-  /** Most chunk bytes one project may store (`PKS_PROJECT_QUOTA_BYTES`, 1 GiB); past it ingest and uploads are 413. */
+  /** Most bytes (chunks and records) one project may store (`PKS_PROJECT_QUOTA_BYTES`, 1 GiB); past it ingest, uploads and records are 413. */
   readonly projectQuotaBytes: number;
+  /** Most records one `submit` key may file in any 24 hours (`PKS_SUBMIT_DAILY_MAX`, 1,000); past it 429. */
+  readonly submitDailyMax: number;
   /**
    * Document fetching (`document_ingest` of a URL): `allow` lists the hosts,
    * addresses and CIDR blocks (each optionally `:port`) that may be fetched
@@ -66,6 +68,7 @@ const schema = z.object({
   readerHeapMb: z.coerce.number().int().min(16),
   readTimeoutMs: z.coerce.number().int().positive(),
   projectQuotaBytes: z.coerce.number().int().positive(),
+  submitDailyMax: z.coerce.number().int().positive(),
   fetchAllow: list,
   fetchTimeoutMs: z.coerce.number().int().positive(),
 });
@@ -88,6 +91,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     readerHeapMb: env.PKS_READER_HEAP_MB ?? 1024,
     readTimeoutMs: env.PKS_READ_TIMEOUT_MS ?? 60_000,
     projectQuotaBytes: env.PKS_PROJECT_QUOTA_BYTES ?? 1024 * 1024 * 1024,
+    submitDailyMax: env.PKS_SUBMIT_DAILY_MAX ?? 1000,
     fetchAllow: env.PKS_FETCH_ALLOW,
     fetchTimeoutMs: env.PKS_FETCH_TIMEOUT_MS ?? 30_000,
   });
@@ -108,6 +112,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     rateLimit: Object.freeze({ max: c.rateLimitMax, windowMs: c.rateLimitWindowMs }),
     reading: Object.freeze({ threads: c.readers, heapMb: c.readerHeapMb, timeoutMs: c.readTimeoutMs }),
     projectQuotaBytes: c.projectQuotaBytes,
+    submitDailyMax: c.submitDailyMax,
     fetch: Object.freeze({ allow: Object.freeze(c.fetchAllow), timeoutMs: c.fetchTimeoutMs }),
   });
 }

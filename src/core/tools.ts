@@ -38,8 +38,8 @@ export interface Tools {
   readonly cursors: CursorCodec;
   readonly tokens: CountTokens;
   readonly reading: ReadingQueue;
-  /** Storage limits: the most chunk bytes one project may hold. */
-  readonly storage: { readonly quotaBytes: number };
+  /** Storage limits: the most bytes one project may hold, the most records a submit key may file a day. */
+  readonly storage: { readonly quotaBytes: number; readonly submitDailyMax: number };
   /** Detached work (artifact generation, document fetching). */
   readonly tasks: TaskQueue;
 }

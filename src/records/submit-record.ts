@@ -12,7 +12,9 @@ import { normalizeName } from "../entities/normalize-name.js";
 import { AppError } from "../errors.js";
 import { newId } from "../ids.js";
 import { bumpCorpusVersion } from "../store/access/projects.js";
+import { takeRateSlot } from "../store/access/rate-events.js";
 import type { Db, Queryable } from "../store/db.js";
+import { projectStoredBytes } from "../store/files/chunks.js";
 import { insertCells } from "../store/graph/cells.js";
 import { linkCellEntities, sourcedKey, upsertSourcedEntities } from "../store/graph/entities.js";
 import { insertFactions } from "../store/graph/factions.js";
@@ -27,6 +29,10 @@ export interface Submission {
   data: Record<string, unknown>;
   honeypot?: string | undefined;
 }
+
+/** Largest record, as JSON: a form's fields, not a file (files go through ingest). */
+const RECORD_BYTES_MAX = 64 * 1024;
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The media type of a records file's rows: each faction's text is the record as one JSON line. */
 const ROW_TYPE = "application/x-ndjson";
@@ -59,32 +65,67 @@ export function boundSchemaId(principal: Principal, scope: Pick<Scope, "level">)
  * - A match stores the record, a `row` faction of the schema's records file
  *   (the record as one JSON line), its cell, its entity (`record:<id>`), the
  *   cell's full-text row, and adds one to the project's corpus version.
+ * - Bounds, spam included: a record over 64 KiB of JSON is 413 `the record
+ *   is larger than 64 KiB`; its bytes (and what was derived from it) count
+ *   against the project's storage quota (413 `quota_exceeded`); a `submit`
+ *   key files at most `submitDailyMax` records a day (429). Spam expires
+ *   with the storage pass (kept a week, see `SPAM_KEPT_MS`).
  */
 export async function submitRecord(
   db: Db,
   ctx: { principal: Principal; scope: Pick<Scope, "projectId" | "level"> },
   input: Submission,
-  tools: Pick<Tools, "clock">,
+  tools: Pick<Tools, "clock" | "storage">,
 ): Promise<{ recordId: string }> {
   const schemaId = boundSchemaId(ctx.principal, ctx.scope);
   const spam = (input.honeypot ?? "").trim() !== "";
   const projectId = ctx.scope.projectId;
+  const sent = JSON.stringify(input.data);
+  if (Buffer.byteLength(sent) > RECORD_BYTES_MAX) throw new AppError("record_too_large");
+  await countDailySubmission(db, ctx.principal, tools);
   const now = new Date(tools.clock()).toISOString();
+  const quotaBytes = tools.storage.quotaBytes;
   return db.transaction(async (tx) => {
     const schema = await getArtifactSchema(tx, projectId, schemaId);
     if (!schema) throw new AppError("schema_not_found");
     const recordId = newId("rec");
     if (spam) {
-      await insertRecord(tx, { recordId, projectId, schemaId, data: input.data, spam: true, cellId: null, entityId: null }, now);
+      const size = Buffer.byteLength(sent);
+      await assertRoomFor(tx, projectId, size, quotaBytes);
+      await insertRecord(tx, { recordId, projectId, schemaId, json: sent, spam: true, cellId: null, entityId: null, size }, now);
       return { recordId };
     }
     const check = checkRecord(schema.fields, input.data);
     if (!check.ok) throw new AppError("record_schema_mismatch", { extra: { problems: check.problems } });
-    const { cellId, entityId } = await deriveRecord(tx, schema, recordId, check.data, now);
-    await insertRecord(tx, { recordId, projectId, schemaId, data: check.data, spam: false, cellId, entityId }, now);
+    const json = JSON.stringify(check.data);
+    const { cellId, entityId, derivedBytes } = await deriveRecord(tx, schema, recordId, check.data, now);
+    const size = Buffer.byteLength(json) + derivedBytes;
+    await assertRoomFor(tx, projectId, size, quotaBytes);
+    await insertRecord(tx, { recordId, projectId, schemaId, json, spam: false, cellId, entityId, size }, now);
     await bumpCorpusVersion(tx, projectId);
     return { recordId };
   });
+}
+
+/**
+ * A `submit` key (a public form's) files at most `submitDailyMax` records in
+ * any 24 hours, spam included: past it 429 with `Retry-After`, the message
+ * naming the limit. Editors' keys are held by the request rate limit only.
+ */
+async function countDailySubmission(db: Db, principal: Principal, tools: Pick<Tools, "clock" | "storage">): Promise<void> {
+  if (principal.tier !== "submit" || !principal.keyId) return;
+  const max = tools.storage.submitDailyMax;
+  const decision = await takeRateSlot(db, `submit-day:${principal.keyId}`, tools.clock(), { max, windowMs: DAY_MS });
+  if (decision.allowed) return;
+  throw new AppError("rate_limited", {
+    message: `this key's daily limit of ${max} records is reached`,
+    headers: { "Retry-After": String(decision.retryAfterSeconds) },
+  });
+}
+
+/** 413 `quota_exceeded` when `size` more bytes would take the project past its quota (the transaction rolls back). */
+async function assertRoomFor(tx: Queryable, projectId: string, size: number, quotaBytes: number): Promise<void> {
+  if ((await projectStoredBytes(tx, projectId)) + size > quotaBytes) throw new AppError("quota_exceeded");
 }
 
 /** The graph rows of one record: faction, cell, entity, link and full-text row. */
@@ -94,7 +135,7 @@ async function deriveRecord(
   recordId: string,
   data: Record<string, unknown>,
   now: string,
-): Promise<{ cellId: string; entityId: string }> {
+): Promise<{ cellId: string; entityId: string; derivedBytes: number }> {
   const { projectId, fileId } = schema;
   const line = JSON.stringify(data);
   const factionId = newId("fac");
@@ -125,5 +166,5 @@ async function deriveRecord(
   const entityId = ids.get(sourcedKey("record", sourceKey))!;
   await linkCellEntities(tx, [{ cellId, entityId }]);
   await indexRecordCell(tx, cellId);
-  return { cellId, entityId };
+  return { cellId, entityId, derivedBytes: Buffer.byteLength(line) + Buffer.byteLength(text) };
 }

@@ -4,7 +4,7 @@ import type { Tools } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
 import type { Queryable } from "../../store/db.js";
-import { chunkIdOf, projectChunkBytes, putIngestedChunk } from "../../store/files/chunks.js";
+import { chunkIdOf, projectStoredBytes, putIngestedChunk } from "../../store/files/chunks.js";
 import { retireFileDerivations } from "../../store/graph/factions.js";
 import { chunkOfPath, retireFilesByPath, upsertQueuedFile } from "../../store/files/files.js";
 import type { FileOrigin } from "../../store/files/files.js";
@@ -48,7 +48,7 @@ export async function ingestBatch(
   const nowMs = tools.clock();
   const now = new Date(nowMs).toISOString();
   return db.transaction(async (tx) => {
-    const before = await projectChunkBytes(tx, projectId);
+    const before = await projectStoredBytes(tx, projectId);
     const lease = await touchLease(tx, projectId, intent, now);
     const answer: IngestAnswer["accepted"] = [];
     const left: string[] = [];

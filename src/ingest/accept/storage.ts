@@ -1,18 +1,22 @@
 /**
  * The bounds of a project's stored bytes: chunks a file moved off are
  * released in the transaction that moved it, stray uploads are collected on
- * a schedule after their grace, a project's stored chunk bytes are held to a
- * quota, and removed text and bytes are purged from the full-text indexes
+ * a schedule after their grace, a project's stored bytes (chunks and
+ * records) are held to a quota, spam records expire, and removed text and bytes are purged from the full-text indexes
  * and the WAL.
  */
 import { AppError } from "../../errors.js";
 import { checkpointWal } from "../../store/db.js";
 import type { Checkpoint, Db, Queryable } from "../../store/db.js";
-import { CHUNK_GRACE_MS, DEFAULT_PROJECT_QUOTA_BYTES, deleteStrayChunks, projectChunkBytes, releaseChunks } from "../../store/files/chunks.js";
+import { CHUNK_GRACE_MS, DEFAULT_PROJECT_QUOTA_BYTES, deleteStrayChunks, projectStoredBytes, releaseChunks } from "../../store/files/chunks.js";
 import type { Collected } from "../../store/files/chunks.js";
+import { deleteSpamBefore } from "../../store/records/records.js";
 import { purgeSearchIndexes } from "../../store/search/search-index.js";
 
 export { CHUNK_GRACE_MS, DEFAULT_PROJECT_QUOTA_BYTES };
+
+/** How long a spam record (a filled honeypot) is kept: a week to look at a burst, then it stops costing storage. */
+export const SPAM_KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * How often the application should call `collectChunks`: stray uploads go
@@ -37,13 +41,14 @@ export function releaseLeftChunks(tx: Queryable, projectId: string, chunkIds: re
 
 /**
  * Refuses with `quota_exceeded` (413) when the call's writes, still
- * uncommitted in `tx`, took the project's stored chunk bytes over the quota.
+ * uncommitted in `tx`, took the project's stored bytes (chunks and
+ * records) over the quota.
  * Throwing rolls the whole call back. A call that does not add to a project
  * already over its quota (after the quota was lowered) still passes, so
  * bytes can always be replaced by fewer.
  */
 export async function assertWithinQuota(tx: Queryable, projectId: string, before: number, quotaBytes: number): Promise<void> {
-  const after = await projectChunkBytes(tx, projectId);
+  const after = await projectStoredBytes(tx, projectId);
   if (after > quotaBytes && after > before) throw new AppError("quota_exceeded");
 }
 
@@ -64,12 +69,14 @@ export interface Collection {
  * grace; when anything removed text or bytes since the last pass, rewrites
  * the full-text indexes without the removed terms; then truncates the WAL
  * (every pass: cheap when it is empty, and a pass that found a reader in
- * the way is made good by the next). Removed bytes are then in neither the
+ * the way is made good by the next). Spam records older than
+ * `SPAM_KEPT_MS` go in the same pass. Removed bytes are then in neither the
  * database file (`secure_delete` zeroes freed space) nor its WAL.
  */
 export async function collectChunks(db: Db, nowMs: number, graceMs: number = CHUNK_GRACE_MS): Promise<Collection> {
   const { chunks, bytes, purged } = await db.transaction(async (tx) => {
     const stray = await deleteStrayChunks(tx, iso(nowMs - graceMs), iso(nowMs));
+    await deleteSpamBefore(tx, iso(nowMs - SPAM_KEPT_MS));
     return { ...stray, purged: await purgeSearchIndexes(tx) };
   });
   const checkpoint = await checkpointWal(db);

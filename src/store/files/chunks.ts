@@ -30,7 +30,7 @@ const toBlob = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset
 /**
  * Stores uploaded bytes (`PUT …/chunks/{id}`) as a pending chunk; bytes
  * already stored only have their upload time renewed. New bytes that would
- * take the project's stored chunks over `quotaBytes` are refused with
+ * take the project's stored bytes (chunks and records) over `quotaBytes` are refused with
  * `quota_exceeded` and nothing is written: the check and the insert are one
  * statement, so concurrent uploads cannot pass the quota together.
  */
@@ -46,7 +46,8 @@ export async function putChunk(
   if (renewed.rowsAffected > 0) return;
   const inserted = await q.execute(
     `INSERT INTO chunks (project_id, chunk_id, size, bytes, created_at, uploaded_at)
-     SELECT ?1, ?2, ?3, ?4, ?5, ?5 WHERE (SELECT coalesce(sum(size), 0) FROM chunks WHERE project_id = ?1) + ?3 <= ?6
+     SELECT ?1, ?2, ?3, ?4, ?5, ?5 WHERE (SELECT coalesce(sum(size), 0) FROM chunks WHERE project_id = ?1)
+       + (SELECT coalesce(sum(size), 0) FROM records WHERE project_id = ?1) + ?3 <= ?6
      ON CONFLICT (project_id, chunk_id) DO UPDATE SET uploaded_at = excluded.uploaded_at`,
     [projectId, chunkId, bytes.byteLength, toBlob(bytes), now, quotaBytes],
   );
@@ -71,6 +72,16 @@ export async function ensureEmptyChunk(q: Queryable, projectId: string, now: str
 }
 
 /** Bytes of every chunk the project stores: what its quota counts (read from an index, not the blobs). */
+/** What counts against a project's quota: its chunk bytes and its records' bytes. */
+export async function projectStoredBytes(q: Queryable, projectId: string): Promise<number> {
+  const row = await q.get<{ n: number }>(
+    `SELECT (SELECT coalesce(sum(size), 0) FROM chunks WHERE project_id = ?1)
+          + (SELECT coalesce(sum(size), 0) FROM records WHERE project_id = ?1) AS n`,
+    [projectId],
+  );
+  return Number(row?.n ?? 0);
+}
+
 export async function projectChunkBytes(q: Queryable, projectId: string): Promise<number> {
   const row = await q.get<{ n: number }>("SELECT coalesce(sum(size), 0) AS n FROM chunks WHERE project_id = ?", [projectId]);
   return Number(row?.n ?? 0);

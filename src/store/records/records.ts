@@ -14,18 +14,27 @@ export interface NewRecord {
   recordId: string;
   projectId: string;
   schemaId: string;
-  data: Record<string, unknown>;
+  /** The data as one JSON text, as stored. */
+  json: string;
   spam: boolean;
   cellId: string | null;
   entityId: string | null;
+  /** The bytes the record stored (its JSON and what was derived from it), counted against the project's quota. */
+  size: number;
 }
 
 export async function insertRecord(q: Queryable, r: NewRecord, now: string): Promise<void> {
   await q.execute(
-    `INSERT INTO records (record_id, project_id, schema_id, data, spam, cell_id, entity_id, created_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-    [r.recordId, r.projectId, r.schemaId, JSON.stringify(r.data), r.spam ? 1 : 0, r.cellId, r.entityId, now],
+    `INSERT INTO records (record_id, project_id, schema_id, data, spam, cell_id, entity_id, created_at, size)
+     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    [r.recordId, r.projectId, r.schemaId, r.json, r.spam ? 1 : 0, r.cellId, r.entityId, now, r.size],
   );
+}
+
+/** Deletes spam records created before `before`; how many went. */
+export async function deleteSpamBefore(q: Queryable, before: string): Promise<number> {
+  const r = await q.execute("DELETE FROM records WHERE spam = 1 AND created_at < ?", [before]);
+  return r.rowsAffected;
 }
 
 /** Filters of the records read: one project, optionally one schema; spam is never selected. */
