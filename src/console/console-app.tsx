@@ -10,7 +10,6 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Context } from "hono";
 import { Hono } from "hono";
-import { getCookie } from "hono/cookie";
 import type { Child } from "hono/jsx";
 import type { Principal } from "../access/principal.js";
 import type { AnyEndpoint, Operation } from "../core/endpoint.js";
@@ -31,8 +30,8 @@ import {
   securityHeaders,
   sessionToken,
   setSessionCookie,
-  SIGN_IN_COOKIE,
   signInNonce,
+  signInNonceCookie,
 } from "./guard.js";
 import { ActionForm, Layout, Notice, paths } from "./layout.js";
 import type { Frame } from "./layout.js";
@@ -124,7 +123,7 @@ function consoleRoutes(parts: ConsoleParts): Hono {
   app.post("/sign-in", async (c) => {
     if (!sameOrigin(c)) return refused(c);
     const form = await readForm(c).catch(() => undefined);
-    if (!form || !sameToken(form.get(CSRF_FIELD) ?? undefined, getCookie(c, SIGN_IN_COOKIE))) return refused(c);
+    if (!form || !sameToken(form.get(CSRF_FIELD) ?? undefined, signInNonceCookie(c))) return refused(c);
     const key = (form.get("apiKey") ?? "").trim();
     const sessions = operations.get("sessions.create")!;
     try {

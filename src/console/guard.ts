@@ -4,7 +4,9 @@
  * and the form body reader.
  *
  * The browser holds only the session token, in an HttpOnly, SameSite=Strict
- * cookie (Secure when served over https); the API key it was traded for is
+ * cookie (over https: Secure and named `__Host-pks_console`, so no other
+ * host, subdomain or plain-http page can set or shadow it; the sign-in
+ * nonce likewise `__Secure-`); the API key it was traded for is
  * never stored or sent back. The CSRF token is derived from the session
  * token (a hash no other site can compute without the cookie's value), so it
  * needs no storage and dies with the session. Before a session exists the
@@ -55,18 +57,28 @@ function schemes(c: Context): Set<string> {
 }
 
 const isHttps = (c: Context) => schemes(c).has("https");
+/** The cookie name prefix over https (`__Host-` for the session, whose path is `/`; `__Secure-` for the sign-in nonce's). */
+const hostPrefix = (c: Context) => (isHttps(c) ? ("host" as const) : undefined);
+const securePrefix = (c: Context) => (isHttps(c) ? ("secure" as const) : undefined);
 
 /** The session token the browser sent, if any (its validity is the pipeline's to judge). */
 export function sessionToken(c: Context): string | undefined {
-  return getCookie(c, SESSION_COOKIE) || undefined;
+  return getCookie(c, SESSION_COOKIE, hostPrefix(c)) || undefined;
 }
 
 export function setSessionCookie(c: Context, token: string, expiresAt: string): void {
-  setCookie(c, SESSION_COOKIE, token, { path: "/", httpOnly: true, sameSite: "Strict", secure: isHttps(c), expires: new Date(expiresAt) });
+  setCookie(c, SESSION_COOKIE, token, {
+    path: "/",
+    httpOnly: true,
+    sameSite: "Strict",
+    secure: isHttps(c),
+    prefix: hostPrefix(c),
+    expires: new Date(expiresAt),
+  });
 }
 
 export function clearSessionCookie(c: Context): void {
-  deleteCookie(c, SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "Strict", secure: isHttps(c) });
+  deleteCookie(c, SESSION_COOKIE, { path: "/", httpOnly: true, sameSite: "Strict", secure: isHttps(c), prefix: hostPrefix(c) });
 }
 
 /** The CSRF token of a session: a keyed hash of the session token, the same on every page of the session. */
@@ -77,12 +89,17 @@ export function csrfToken(session: string): string {
 /** A fresh sign-in nonce, set as a cookie and returned for the form. */
 export function signInNonce(c: Context): string {
   const nonce = randomBytes(24).toString("base64url");
-  setCookie(c, SIGN_IN_COOKIE, nonce, { path: "/sign-in", httpOnly: true, sameSite: "Strict", secure: isHttps(c), maxAge: 3600 });
+  setCookie(c, SIGN_IN_COOKIE, nonce, { path: "/sign-in", httpOnly: true, sameSite: "Strict", secure: isHttps(c), prefix: securePrefix(c), maxAge: 3600 });
   return nonce;
 }
 
+/** The sign-in nonce the browser sent back, if any. */
+export function signInNonceCookie(c: Context): string | undefined {
+  return getCookie(c, SIGN_IN_COOKIE, securePrefix(c)) || undefined;
+}
+
 export function clearSignInNonce(c: Context): void {
-  deleteCookie(c, SIGN_IN_COOKIE, { path: "/sign-in", httpOnly: true, sameSite: "Strict", secure: isHttps(c) });
+  deleteCookie(c, SIGN_IN_COOKIE, { path: "/sign-in", httpOnly: true, sameSite: "Strict", secure: isHttps(c), prefix: securePrefix(c) });
 }
 
 /** Constant-time comparison of two tokens (false for absent or unequal lengths). */

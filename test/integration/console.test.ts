@@ -97,18 +97,28 @@ describe("the people's console", () => {
       expect((await viewer.signIn(w.keys.viewer)).status).toBe(303);
     });
 
-    it("over https the cookie is Secure too", async () => {
+    it("over https the cookie is Secure and __Host- prefixed, and only that one opens a page", async () => {
       const c = new Client(w);
-      const { text } = await c.request("/sign-in", { base: "https://127.0.0.1:8787" });
+      const { text, res: page } = await c.request("/sign-in", { base: "https://127.0.0.1:8787" });
+      expect(page.headers.getSetCookie().find((x) => x.startsWith("__Secure-pks_sign_in="))).toMatch(/; Secure/);
       const { res } = await c.request("/sign-in", { base: "https://127.0.0.1:8787", form: { csrf: csrfOf(text), apiKey: w.keys.editor } });
       expect(res.status).toBe(303);
-      expect(res.headers.getSetCookie().find((x) => x.startsWith("pks_console="))).toMatch(/; Secure/);
+      const cookie = res.headers.getSetCookie().find((x) => x.startsWith("__Host-pks_console="));
+      expect(cookie).toMatch(/; Path=\/; /);
+      expect(cookie).toMatch(/; Secure/);
+      expect(cookie).not.toMatch(/Domain=/i);
+      expect(res.headers.getSetCookie().some((x) => x.startsWith("pks_console="))).toBe(false);
+      expect((await c.request(`/p/${p}`, { base: "https://127.0.0.1:8787" })).res.status).toBe(200);
+      // A cookie without the prefix (which any subdomain or plain-http page could plant) opens nothing over https.
+      const planted = new Client(w);
+      planted.cookies.set("pks_console", c.cookies.get("__Host-pks_console")!);
+      expect((await planted.request(`/p/${p}`, { base: "https://127.0.0.1:8787" })).res.headers.get("location")).toBe("/sign-in");
       // Behind a TLS-terminating proxy: the request arrives as http, the browser is on https.
       const proxied = new Client(w);
       const form = await proxied.get("/sign-in", { "x-forwarded-proto": "https" });
       const signed = await proxied.post("/sign-in", { csrf: csrfOf(form.text), apiKey: w.keys.editor }, { "x-forwarded-proto": "https", origin: "https://127.0.0.1:8787" });
       expect(signed.res.status).toBe(303);
-      expect(signed.res.headers.getSetCookie().find((x) => x.startsWith("pks_console="))).toMatch(/; Secure/);
+      expect(signed.res.headers.getSetCookie().find((x) => x.startsWith("__Host-pks_console="))).toMatch(/; Secure/);
     });
 
     it("a sign-in without its form nonce, or from another origin, is refused and sets no session", async () => {
