@@ -36,7 +36,7 @@ import { createHttpApp } from "./transports/http/http-app.js";
 import { createConsole } from "./console/console-app.js";
 import type { HttpEnv } from "./transports/http/http-env.js";
 import { McpHttpHandler } from "./transports/http/mcp-http.js";
-import { actions as productActions } from "../tools/index.js";
+import { actions as productActions, toolProfiles } from "../tools/index.js";
 
 export interface AppOptions {
   /** The action catalog; defaults to the product's tools. */
@@ -65,6 +65,8 @@ export interface App {
   readonly db: Db;
   readonly tools: Tools;
   readonly service: Service;
+  /** The actions MCP offers as tools: the catalog as `--tools` / `PKS_TOOLS` selects it. */
+  readonly mcpCatalog: Catalog;
   /** Every REST endpoint, in the order they are bound. */
   readonly endpoints: readonly AnyEndpoint[];
   readonly http: Hono<HttpEnv>;
@@ -89,9 +91,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const tasks = new TaskWorker([...productTaskKinds(config), ...(options.taskKinds ?? [])], { db, clock, tools: () => tools });
     const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax }, tasks };
     const catalog = new Catalog(options.actions ?? productActions);
+    const offered = catalog.select(config.tools, toolProfiles);
     const service = new Service({ db, tools, catalog, rateLimit: config.rateLimit, checkOutput: options.checkOutput });
     const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...accountEndpoints, ...ingestEndpoints, ...graphEndpoints, ...categoryEndpoints, ...taskEndpoints, ...artifactEndpoints, ...recordEndpoints, ...(options.extraEndpoints ?? [])];
-    const mcp = new McpHttpHandler({ service, endpoints, instructions: serverInstructions() });
+    const mcp = new McpHttpHandler({ service, catalog: offered, maxResultTokens: config.maxResultTokens, endpoints, instructions: serverInstructions() });
     if (options.startWorker !== false) {
       await worker.start();
       await tasks.start();
@@ -103,6 +106,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       db,
       tools,
       service,
+      mcpCatalog: offered,
       endpoints,
       http,
       mcp,

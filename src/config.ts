@@ -36,6 +36,20 @@ export interface Config {
    * by default); `timeoutMs` bounds one whole fetch (`PKS_FETCH_TIMEOUT_MS`, 30,000).
    */
   readonly fetch: { readonly allow: readonly string[]; readonly timeoutMs: number };
+  /**
+   * The tools MCP offers (`--tools`, `PKS_TOOLS`): profiles (`all`, the
+   * default; `code`) and tool names, comma-separated. Checked against the
+   * catalog when the app is made (an unknown name stops it, naming the
+   * choices); REST dispatch always serves the whole catalog.
+   */
+  readonly tools: readonly string[];
+  /**
+   * The most tokens one MCP tool result may hold as the client receives it
+   * (`PKS_MAX_RESULT_TOKENS`, 25,000: where Claude Code cuts tool output by
+   * default). A budget above what fits is clamped; an answer that cannot
+   * fit is refused naming the limit.
+   */
+  readonly maxResultTokens: number;
 }
 
 /** Flags as the CLI collected them; each overrides its environment variable. */
@@ -44,6 +58,7 @@ export interface ConfigFlags {
   db?: string;
   host?: string;
   port?: string | number;
+  tools?: string;
 }
 
 const list = z
@@ -71,6 +86,8 @@ const schema = z.object({
   submitDailyMax: z.coerce.number().int().positive(),
   fetchAllow: list,
   fetchTimeoutMs: z.coerce.number().int().positive(),
+  maxResultTokens: z.coerce.number().int().min(1000),
+  tools: list.refine((names) => names.length > 0, "names no tool or profile (all, code, or tool names, comma-separated)"),
 });
 
 /** Builds the frozen Config from flags, then `PKS_*` environment variables, then defaults. */
@@ -94,6 +111,8 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     submitDailyMax: env.PKS_SUBMIT_DAILY_MAX ?? 1000,
     fetchAllow: env.PKS_FETCH_ALLOW,
     fetchTimeoutMs: env.PKS_FETCH_TIMEOUT_MS ?? 30_000,
+    tools: flags.tools ?? env.PKS_TOOLS ?? "all",
+    maxResultTokens: env.PKS_MAX_RESULT_TOKENS ?? 25_000,
   });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -114,5 +133,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     projectQuotaBytes: c.projectQuotaBytes,
     submitDailyMax: c.submitDailyMax,
     fetch: Object.freeze({ allow: Object.freeze(c.fetchAllow), timeoutMs: c.fetchTimeoutMs }),
+    tools: Object.freeze(c.tools),
+    maxResultTokens: c.maxResultTokens,
   });
 }

@@ -55,6 +55,7 @@ export const ERROR_TABLE = {
   },
   quota_exceeded: { status: 413, message: "project storage quota exceeded; remove files or raise the quota" },
   record_too_large: { status: 413, message: "the record is larger than 64 KiB" },
+  result_too_large: { status: 413, message: "the answer is larger than one MCP result may hold" },
   // document_ingest task errors: the message carries the URL or path and the reason.
   unsupported_url_scheme: { status: 400, message: "only http and https URLs can be fetched" },
   document_refused: { status: 400, message: "the document was refused" },

@@ -28,3 +28,14 @@ export const actions: readonly AnyAction[] = [
   taskStatusAction,
   ingestStatusAction,
 ];
+
+/**
+ * Tool profiles for `--tools` / `PKS_TOOLS` (besides `all`, every tool):
+ * `code` is what a coding agent uses — the retrievals and whether reading
+ * is done — without the typing, artifact, record and document tools whose
+ * descriptions and schemas would fill its context unused. Names a catalog
+ * does not hold are skipped (the call-graph tool joins when it is served).
+ */
+export const toolProfiles: Readonly<Record<string, readonly string[]>> = {
+  code: ["memory_query", "code_context_pack", "code_references", "code_graph", "ingest_status"],
+};

@@ -20,6 +20,7 @@ export function serveCommand(): Command {
     .option("--host <host>", "address to bind (default 127.0.0.1, or PKS_HOST)")
     .option("--port <port>", "port (default 8787, or PKS_PORT)")
     .option("--no-sync", "do not read the folder or watch it")
+    .option("--tools <profile or names>", "tools MCP offers: all (default), code, or tool names, comma-separated (or PKS_TOOLS)")
     .action(async (o) => {
       const config = loadRootConfig(o);
       const app = await createApp(config);

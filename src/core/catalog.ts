@@ -42,6 +42,28 @@ export class Catalog {
   describe(): readonly ActionDescription[] {
     return this.#descriptions;
   }
+
+  /**
+   * The actions a selection names, as a catalog of their own (what MCP
+   * offers, so a coding agent's context holds only the tools it uses). Each
+   * item is a profile (`all`, or one of `profiles`: its names that this
+   * catalog holds) or an action's name; anything else is an Error naming
+   * the choices, so a typo stops the server instead of hiding a tool.
+   */
+  select(selection: readonly string[], profiles: Readonly<Record<string, readonly string[]>>): Catalog {
+    if (selection.includes("all")) return this;
+    const names = new Set<string>();
+    for (const item of selection) {
+      const profile = Object.hasOwn(profiles, item) ? profiles[item] : undefined;
+      if (profile) for (const name of profile.filter((n) => this.#byName.has(n))) names.add(name);
+      else if (this.#byName.has(item)) names.add(item);
+      else {
+        const choices = `profiles: ${["all", ...Object.keys(profiles)].join(", ")}; tools: ${[...this.#byName.keys()].join(", ")}`;
+        throw new Error(`--tools (PKS_TOOLS): unknown tool or profile "${item}" (${choices})`);
+      }
+    }
+    return new Catalog(this.list().filter((a) => names.has(a.name)));
+  }
 }
 
 /**

@@ -109,7 +109,7 @@ describe("memory_query structured answers over MCP: the client's model (sampling
   /** A real SDK client, with the `sampling` capability and `model` as its answer when given one. */
   async function connect(model?: Model): Promise<{ client: Client; asked: Array<CreateMessageRequest["params"]> }> {
     const principal = await authenticateKey(w.app.deps.db, `Bearer ${w.keys.viewer}`);
-    const server = createMcpServer({ service: w.app.service, endpoints: w.app.endpoints, caller: () => ({ principal, projectId: w.projectId }), instructions: "" });
+    const server = createMcpServer({ service: w.app.service, catalog: w.app.mcpCatalog, maxResultTokens: w.app.deps.config.maxResultTokens, endpoints: w.app.endpoints, caller: () => ({ principal, projectId: w.projectId }), instructions: "" });
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     await server.connect(serverSide);
     const client = new Client({ name: "sampling-test", version: "1.0.0" }, { capabilities: model ? { sampling: {} } : {} });

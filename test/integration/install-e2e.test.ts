@@ -21,6 +21,9 @@ describe("mcp.json.example", () => {
       expect(e.command, e.client).toBe("pks");
       expect(e.args.slice(0, 2), e.client).toEqual(["mcp", "--root"]);
     }
+    // Coding agents are offered the code tools only (--tools code); Claude Desktop gets every tool.
+    const coding = stdio.filter((e) => e.args.join(" ").endsWith("--tools code")).map((e) => e.client.split(" ")[0]);
+    expect(coding).toEqual(["claude-code", "cursor", "vscode"]);
     // Only the clients that expand ${workspaceFolder} are given it.
     const expanding = stdio.filter((e) => e.args.some((a) => a.includes("${"))).map((e) => e.client.split(" ")[0]);
     expect(expanding).toEqual(["cursor", "vscode"]);

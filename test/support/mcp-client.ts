@@ -21,7 +21,7 @@ export interface McpClientOptions {
 export async function connectMcpClient(w: TestWorld, options: McpClientOptions = {}): Promise<Client> {
   const principal = await authenticateKey(w.app.deps.db, `Bearer ${options.key ?? w.keys.viewer}`);
   const projectId = options.projectId ?? w.projectId;
-  const server = createMcpServer({ service: w.app.service, endpoints: w.app.endpoints, caller: () => ({ principal, projectId }), instructions: options.instructions ?? "" });
+  const server = createMcpServer({ service: w.app.service, catalog: w.app.mcpCatalog, maxResultTokens: w.app.deps.config.maxResultTokens, endpoints: w.app.endpoints, caller: () => ({ principal, projectId }), instructions: options.instructions ?? "" });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: "test", version: "1.0.0" });

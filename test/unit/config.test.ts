@@ -22,6 +22,13 @@ describe("config", () => {
     expect(() => loadConfig({ root: "/r" }, { PKS_FETCH_TIMEOUT_MS: "soon" })).toThrow(/invalid configuration: fetchTimeoutMs/);
   });
 
+  it("reads the tools MCP offers: --tools over PKS_TOOLS, comma-separated, all by default; an empty list is refused", () => {
+    expect(loadConfig({ root: "/r" }, {}).tools).toEqual(["all"]);
+    expect(loadConfig({ root: "/r" }, { PKS_TOOLS: " code, task_status ,," }).tools).toEqual(["code", "task_status"]);
+    expect(loadConfig({ root: "/r", tools: "memory_query" }, { PKS_TOOLS: "code" }).tools).toEqual(["memory_query"]);
+    expect(() => loadConfig({ root: "/r", tools: " , " }, {})).toThrow(/invalid configuration: tools: names no tool or profile/);
+  });
+
   it("refuses bad values with a clear message", () => {
     expect(() => loadConfig({ root: "/r", port: "http" }, {})).toThrow(/invalid configuration: port/);
     expect(() => loadConfig({ root: "/r", db: "postgres://x" }, {})).toThrow(/PKS_DB_URL/);

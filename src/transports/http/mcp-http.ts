@@ -6,8 +6,10 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "../../access/principal.js";
 import { isAppError } from "../../errors.js";
 import type { AppError } from "../../errors.js";
+import type { Catalog } from "../../core/catalog.js";
 import type { Service } from "../../core/service.js";
 import type { AnyEndpoint } from "../../core/endpoint.js";
+import { DEFAULT_MAX_RESULT_TOKENS } from "../mcp/result-limit.js";
 import { createMcpServer } from "../mcp/server.js";
 import { SessionEventStore } from "./event-store.js";
 import type { HttpEnv } from "./http-env.js";
@@ -32,6 +34,10 @@ interface McpSession {
 
 export interface McpHttpOptions {
   service: Service;
+  /** The actions offered as tools (`--tools`); defaults to the service's whole catalog. */
+  catalog?: Catalog;
+  /** The most tokens one tool result may hold (default 25,000). */
+  maxResultTokens?: number;
   /** The REST endpoints: MCP resources read through them. */
   endpoints: readonly AnyEndpoint[];
   instructions: string;
@@ -51,7 +57,7 @@ export class McpHttpHandler {
   readonly #sweeper: NodeJS.Timeout;
 
   constructor(opts: McpHttpOptions) {
-    this.#opts = { idleMs: 30 * 60_000, maxSessions: 20_000, ...opts };
+    this.#opts = { idleMs: 30 * 60_000, maxSessions: 20_000, catalog: opts.service.catalog, maxResultTokens: DEFAULT_MAX_RESULT_TOKENS, ...opts };
     this.#sweeper = setInterval(() => this.#sweep(), 60_000);
     this.#sweeper.unref();
   }
@@ -110,6 +116,8 @@ export class McpHttpHandler {
     const current = session;
     const server = createMcpServer({
       service: this.#opts.service,
+      catalog: this.#opts.catalog,
+      maxResultTokens: this.#opts.maxResultTokens,
       endpoints: this.#opts.endpoints,
       caller: () => ({ principal: current.principal, projectId: current.projectId }),
       instructions: this.#opts.instructions,

@@ -3,6 +3,7 @@ import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/
 import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
 import type { Principal } from "../../access/principal.js";
 import type { AnyEndpoint } from "../../core/endpoint.js";
+import type { Catalog } from "../../core/catalog.js";
 import type { Service } from "../../core/service.js";
 import { serverInstructions } from "../../prompts.js";
 import { newMcpServer, registerFeatures } from "./server.js";
@@ -10,6 +11,10 @@ import { newMcpServer, registerFeatures } from "./server.js";
 /** What the stdio server runs requests with, once the app is up: its pipeline, the local owner and the folder's project. */
 export interface StdioSession {
   readonly service: Service;
+  /** The actions offered as tools (`--tools`). */
+  readonly catalog: Catalog;
+  /** The most tokens one tool result may hold. */
+  readonly maxResultTokens: number;
   readonly endpoints: readonly AnyEndpoint[];
   readonly principal: Principal;
   readonly projectId: string;
@@ -36,7 +41,7 @@ export async function serveStdio(session: Promise<StdioSession>): Promise<void> 
   await server.connect(transport);
   const opened = session.then(
     (s) => {
-      registerFeatures(server, { service: s.service, endpoints: s.endpoints, caller: () => ({ principal: s.principal, projectId: s.projectId }) });
+      registerFeatures(server, { service: s.service, catalog: s.catalog, maxResultTokens: s.maxResultTokens, endpoints: s.endpoints, caller: () => ({ principal: s.principal, projectId: s.projectId }) });
       transport.release();
     },
     () => server.close(),

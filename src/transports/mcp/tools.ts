@@ -10,6 +10,7 @@ import type { Sampler } from "../../core/endpoint.js";
 import type { ActionDescription } from "../../core/catalog.js";
 import { toAppError } from "../../errors.js";
 import type { McpContext, McpFeature } from "./context.js";
+import { withinResultLimit } from "./result-limit.js";
 
 /**
  * Tools are the action catalog. `tools/call` runs through the same
@@ -23,7 +24,7 @@ import type { McpContext, McpFeature } from "./context.js";
 export const toolsFeature: McpFeature = {
   capabilities: { tools: { listChanged: false } },
   register(server, ctx) {
-    const tools = ctx.service.catalog.describe().map(toTool);
+    const tools = ctx.catalog.describe().map(toTool);
     server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
     // Protocol's registration, not Server's: Server's own parses the request
     // with the SDK schema first and answers a missing name with a dump of
@@ -86,13 +87,13 @@ interface CallParams {
 
 /** The params of a `tools/call`, or -32602 with one sentence saying what is wrong. */
 function checkParams(raw: unknown, ctx: McpContext): CallParams {
-  const names = () => ctx.service.catalog.list().map((a) => a.name).join(", ");
+  const names = () => ctx.catalog.list().map((a) => a.name).join(", ");
   const params = isObject(raw) ? raw : {};
   const name = params.name;
   if (typeof name !== "string" || name === "") {
     throw new ProtocolError(ErrorCode.InvalidParams, `tools/call needs params.name, the tool to call (one of: ${names()})`);
   }
-  if (!ctx.service.catalog.get(name)) throw new ProtocolError(ErrorCode.InvalidParams, `unknown tool "${name}"; tools: ${names()}`);
+  if (!ctx.catalog.get(name)) throw new ProtocolError(ErrorCode.InvalidParams, `unknown tool "${name}"; tools: ${names()}`);
   const args = params.arguments ?? {};
   if (!isObject(args)) throw new ProtocolError(ErrorCode.InvalidParams, `params.arguments of ${name} must be an object of its arguments`);
   const meta = isObject(params._meta) ? params._meta : {};
@@ -101,10 +102,20 @@ function checkParams(raw: unknown, ctx: McpContext): CallParams {
   return { name, args, progressToken };
 }
 
+/** A call, kept within the result limit (see `withinResultLimit`): a tool that packs to a budget is given one that fits. */
 async function callTool(ctx: McpContext, raw: unknown, extra: Extra, sampler: Sampler | undefined): Promise<CallToolResult> {
-  const { name, args, progressToken } = checkParams(raw, ctx);
+  const params = checkParams(raw, ctx);
+  const action = ctx.catalog.get(params.name)!;
+  const properties = (ctx.catalog.describe().find((a) => a.name === params.name)?.inputSchema.properties ?? {}) as Record<string, { maximum?: number }>;
+  const budget = Object.hasOwn(properties, "budget") ? properties.budget : undefined;
+  const limit = { maxTokens: ctx.maxResultTokens, count: ctx.service.tools.tokens, budgeted: !action.detached && budget !== undefined, budgetCeiling: budget?.maximum };
+  return withinResultLimit(params.args, limit, (args) => callOnce(ctx, { ...params, args }, extra, sampler));
+}
+
+async function callOnce(ctx: McpContext, params: CallParams, extra: Extra, sampler: Sampler | undefined): Promise<CallToolResult> {
+  const { name, args, progressToken } = params;
   const { service } = ctx;
-  const action = service.catalog.get(name)!;
+  const action = ctx.catalog.get(name)!;
   const report = progressToken === undefined ? undefined : reporter(extra, progressToken);
   try {
     const { principal, projectId } = ctx.caller();
