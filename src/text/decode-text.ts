@@ -115,3 +115,17 @@ export function isReadableText(text: string): boolean {
   }
   return true;
 }
+
+/**
+ * The text a binary-by-NUL file would read as with its NUL bytes left out,
+ * when that is readable text ({@link isReadableText}); else undefined. For
+ * the secret scan only: a Markdown file with one NUL in front is binary to
+ * the readers (they store nothing of it) but its bytes are still kept and
+ * served, so a credential in it must still be found. Real binaries (images,
+ * archives) read as noise and stay unscanned.
+ */
+export function textButForNul(bytes: Uint8Array): string | undefined {
+  if (!bytes.includes(0)) return undefined;
+  const text = decodeText(bytes.filter((b) => b !== 0));
+  return text !== undefined && isReadableText(text) ? text : undefined;
+}

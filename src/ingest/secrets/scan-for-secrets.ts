@@ -5,7 +5,7 @@
  * the same rules on what the readers made of the file
  * (find-secret-in-reading.ts, secret-verdict.ts).
  */
-import { decodeText } from "../../text/decode-text.js";
+import { decodeText, textButForNul } from "../../text/decode-text.js";
 import { countBelow, decodeReferences } from "./decode-references.js";
 import { findRuleMatch } from "./find-rule-match.js";
 import { credentialPathRule } from "./secret-paths.js";
@@ -84,8 +84,8 @@ export function scanDecodedText(text: string): SecretFinding | null {
 
 /**
  * Checks one file's bytes. Name rules first (they apply to binary files
- * too), then, for text (as `decodeText` decides it for the readers too),
- * every content rule on the text and on its decoded form
+ * too), then, for text (as `decodeText` decides it for the readers too,
+ * or text but for NUL bytes, see `textButForNul`), every content rule on the text and on its decoded form
  * ({@link scanDecodedText}). Returns the finding on the earliest line, or
  * `null` when nothing looks like a credential.
  *
@@ -96,6 +96,8 @@ export function scanForSecrets(path: string, content: Uint8Array | string): Secr
   if (nameRule !== null) return { rule: nameRule, line: 0 };
 
   // The readers' own decoding: what they would store is what is scanned.
-  const text = decodeText(typeof content === "string" ? utf8.encode(content) : content);
+  const bytes = typeof content === "string" ? utf8.encode(content) : content;
+  // Text but for NUL bytes is scanned as text: its bytes are kept even though no reader reads it.
+  const text = decodeText(bytes) ?? textButForNul(bytes);
   return text === undefined ? null : scanDecodedText(text);
 }
