@@ -87,8 +87,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const cursors = createCursorCodec(secret);
     const tokens = tokenCounter(config.tokenizer);
     const worker = new IngestWorker({ db, clock, reading: config.reading, afterDrain: (projects) => reviewProjects(db, projects, clock) });
-    // The worker hands every run the tools, which hold it as their task queue: it reads them once they exist.
-    const tasks = new TaskWorker([...productTaskKinds(config), ...(options.taskKinds ?? [])], { db, clock, tools: () => tools });
+    // The worker runs every task through the service's pipeline, made below (the tools hold the worker as their task queue).
+    const tasks = new TaskWorker([...productTaskKinds(config), ...(options.taskKinds ?? [])], {
+      db,
+      clock,
+      pipeline: (task, handler) => service.runTask(task, handler),
+    });
     const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax }, tasks };
     const catalog = new Catalog(options.actions ?? productActions);
     const offered = catalog.select(config.tools, toolProfiles);

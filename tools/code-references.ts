@@ -18,8 +18,11 @@ const input = z.object({
   limit: z
     .number()
     .int({ error: "limit must be an integer" })
+    // The page's real bounds, enforced as advertised (zod's own would be the safe-integer range).
+    .min(1, { error: "at least 1" })
+    .max(MAX_PAGE_SIZE, { error: `at most ${MAX_PAGE_SIZE}` })
     .optional()
-    .describe(`Rows in the page (default ${DEFAULT_PAGE_SIZE}; a value outside 1..${MAX_PAGE_SIZE} is clamped to it).`),
+    .describe(`Rows in the page, 1..${MAX_PAGE_SIZE} (default ${DEFAULT_PAGE_SIZE}).`),
 });
 
 /** One row: the listing's row and the file it is in. */
@@ -58,8 +61,7 @@ export const codeReferencesAction = defineAction({
   access: "viewer",
   readOnly: true,
   run: async (args, ctx) => {
-    const limit = Math.min(MAX_PAGE_SIZE, Math.max(1, args.limit ?? DEFAULT_PAGE_SIZE));
-    const page = await listCodeReferences(ctx.db, ctx.scope, { query: args.query ?? "", limit });
+    const page = await listCodeReferences(ctx.db, ctx.scope, { query: args.query ?? "", limit: args.limit ?? DEFAULT_PAGE_SIZE });
     return { ...page, ...(await indexingNote(ctx.db, ctx.scope)) };
   },
   links: (page) => page.references.map((r) => ({ kind: "file" as const, id: r.fileId, name: r.filepath })),

@@ -4,13 +4,11 @@
  * the same artifact instead of adding a second.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { reaches } from "../core/scope.js";
-import { AppError } from "../errors.js";
 import { newId } from "../ids.js";
-import { accessLevel } from "../store/access/memberships.js";
 import { liveCellIds, upsertArtifact } from "../store/artifacts/artifacts.js";
 import type { TaskKind, TaskRun } from "../tasks/task-kind.js";
-import { artifactInput, chooseKind, chooseTitle } from "./artifact-input.js";
+import { chooseKind, chooseTitle } from "./artifact-input.js";
+import type { ArtifactInput } from "./artifact-input.js";
 import { DEFAULT_BUDGET } from "../retrieve/budget.js";
 import { composeBody, selectClaims } from "./build-artifact.js";
 import type { Composition } from "./build-artifact.js";
@@ -38,22 +36,17 @@ export interface ArtifactTaskOptions {
 const STEPS = 3;
 
 /**
- * The handler of `artifact_update` tasks. It runs with the queuing user's
- * live access (editor or above, else it fails with `editor access
- * required`), reports progress after each step, and stops between steps
- * once the task is aborted, storing nothing.
+ * The handler of `artifact_update` tasks, run by the pipeline as the action
+ * (the queuing user's live access and the action's input schema checked
+ * there). It reports progress after each step and stops between steps once
+ * the task is aborted, storing nothing.
  */
 export function artifactTaskKind(options: ArtifactTaskOptions = {}): TaskKind {
   const pause = options.stepDelayMs ?? 0;
   return {
     kind: ARTIFACT_TASK,
     async run(task: TaskRun): Promise<ArtifactTaskResult> {
-      const parsed = artifactInput.safeParse(task.input);
-      if (!parsed.success) throw new AppError("invalid_input");
-      const input = parsed.data;
-      const level = await accessLevel(task.db, task.projectId, task.userId);
-      if (!level) throw new AppError("project_not_found");
-      if (!reaches(level, "editor")) throw new AppError("editor_access_required");
+      const input = task.input as ArtifactInput;
       const kind = chooseKind(input.purpose, input.kind);
       const composition: Composition = {
         title: chooseTitle(input.purpose, input.title),

@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import { z } from "zod";
 import { authenticateKey, authenticateSession } from "../access/authenticate.js";
 import { countRequest } from "../access/rate-limit.js";
 import { AppError, toAppError } from "../errors.js";
@@ -8,10 +8,11 @@ import type { RateWindow } from "../store/access/rate-events.js";
 import type { AnyAction } from "./action.js";
 import type { Catalog } from "./catalog.js";
 import type { Credential, Operation, RunContext, Sampler } from "./endpoint.js";
+import { taskPrincipal } from "../access/principal.js";
 import type { Principal } from "../access/principal.js";
 import { reaches, resolveScope } from "./scope.js";
 import type { Scope } from "./scope.js";
-import type { Tools } from "./tools.js";
+import type { TaskRequest, Tools } from "./tools.js";
 
 /** Who is calling: already known (stdio, an open MCP session), or an `Authorization` header to check. */
 export type Caller = { readonly principal: Principal } | { readonly authorization: string | undefined };
@@ -26,6 +27,9 @@ export interface Call {
   /** The calling client's model, when it lends one (MCP sampling). */
   readonly sampler?: Sampler | undefined;
 }
+
+/** A task kind's work, run by the pipeline with the validated input and the call's context. */
+export type TaskHandler = (input: unknown, ctx: RunContext, recheck: () => Promise<void>) => Promise<unknown>;
 
 export interface ServiceOptions {
   readonly db: Db;
@@ -114,15 +118,42 @@ export class Service {
     return action;
   }
 
+  /**
+   * Runs a detached task of an action by name, through this same pipeline:
+   * the queuing user's live scope in the task's project, the action's tier
+   * and level, its input validated by its own schema — then `handler` (the task kind's work) in place of the
+   * action's own run, which queued the task. A caller who lost access
+   * between queuing and running is refused here, whatever the kind.
+   * `recheck` runs the scope and level checks again, for work that waits
+   * long (a fetch) before it stores anything.
+   */
+  async runTask(task: TaskRequest, handler: TaskHandler): Promise<unknown> {
+    const action = this.action(task.kind);
+    const principal = taskPrincipal(task.userId);
+    const recheck = async (): Promise<void> => {
+      await this.#admitted(action, principal, task.projectId);
+    };
+    // The result is the task's, not the action's answer (which was the queued task).
+    const op: Operation = { ...action, output: z.unknown(), run: (input, ctx) => handler(input, ctx, recheck) };
+    // Failures come out as thrown (an abort stays an abort): the task worker stores an AppError's message and logs and hides the rest.
+    return this.#run(op, { caller: { principal }, projectId: task.projectId, input: () => task.input });
+  }
+
   async #run(op: Operation, call: Call): Promise<unknown> {
     const principal = "principal" in call.caller ? call.caller.principal : await this.admit(call.caller.authorization, op.auth);
-    const scope = op.access === "none" ? undefined : await resolveScope(this.db, principal, call.projectId);
-    if (!mayCall(op, principal)) throw new AppError("action_not_available");
-    if (scope && op.access !== "none" && !reaches(scope.level, op.access)) throw new AppError(op.denied ?? "editor_access_required");
+    const scope = await this.#admitted(op, principal, call.projectId);
     const input = validate(op.input, await call.input());
     const result = await op.run(input, context(this.db, principal, scope, this.tools, op.name, call.sampler));
     if (this.#checkOutput) checkOutput(op, result);
     return result;
+  }
+
+  /** Resolves the scope, then checks the key tier and the level: who may run `op` in the named project. */
+  async #admitted(op: Operation, principal: Principal, projectId: string | undefined): Promise<Scope | undefined> {
+    const scope = op.access === "none" ? undefined : await resolveScope(this.db, principal, projectId);
+    if (!mayCall(op, principal)) throw new AppError("action_not_available");
+    if (scope && op.access !== "none" && !reaches(scope.level, op.access)) throw new AppError(op.denied ?? "editor_access_required");
+    return scope;
   }
 
   /** The caller of an HTTP request, by the credentials the operation accepts; not counted (see `count`). */

@@ -15,8 +15,6 @@ import type { FetchOptions } from "../fetch/fetch-document.js";
 import { parseFetchUrl } from "../fetch/fetch-url.js";
 import type { IncomingFile } from "../ingest/accept/accept-files.js";
 import { ingestBatch } from "../ingest/accept/ingest-batch.js";
-import { reaches } from "../core/scope.js";
-import { accessLevel } from "../store/access/memberships.js";
 import { getProject } from "../store/access/projects.js";
 import type { Db } from "../store/db.js";
 import { EMPTY_CHUNK_ID, chunkIdOf, getChunkBytes } from "../store/files/chunks.js";
@@ -63,28 +61,26 @@ const STEPS = 3;
 const HEARTBEAT_MS = 2000;
 
 /**
- * Runs one task with the queuing user's live access (editor or above,
- * checked before the source is read and again before its bytes go in):
+ * Runs one task, admitted by the pipeline as the action (the queuing
+ * user's live access, checked again through it before the bytes go in):
  * source → bytes → one-file ingest → reading. Every failure is
  * an `AppError` whose message says what was refused and why, so the task's
  * error reads on its own. Running it again (after a restart) stores the same
  * path again, so it leaves one file.
  */
 export async function runDocumentIngest(task: TaskRun, options: DocumentIngestOptions): Promise<DocumentIngestResult> {
-  const parsed = documentIngestInput.safeParse(task.input);
-  if (!parsed.success) throw new AppError("invalid_input", { message: "invalid input: source must be a URL, a file id or a path" });
-  await assertEditor(task);
+  const { source } = task.input as z.output<typeof documentIngestInput>;
   await task.progress(0, STEPS);
-  const doc = await loadDocument(task, parsed.data.source, options);
+  const doc = await loadDocument(task, source, options);
   task.signal.throwIfAborted();
   await task.progress(1, STEPS);
   if (doc.file.bytes.byteLength > MAX_DOCUMENT_BYTES) throw new AppError("document_too_large");
   // A fetch can take a while: the access that lets the bytes in is the one at the time they go in.
-  await assertEditor(task);
+  await task.recheck();
   const answer = await ingestBatch(
     task.db,
     { projectId: task.projectId },
-    { files: [doc.file], intent: `document_ingest ${parsed.data.source}`.slice(0, 2000), origin: doc.origin, quotaBytes: task.tools.storage.quotaBytes },
+    { files: [doc.file], intent: `document_ingest ${source}`.slice(0, 2000), origin: doc.origin, quotaBytes: task.tools.storage.quotaBytes },
     task.tools,
   );
   const refused = answer.refused[0];
@@ -95,13 +91,6 @@ export async function runDocumentIngest(task: TaskRun, options: DocumentIngestOp
   await waitForReading(task, accepted.fileId, doc.file.path, chunkIdOf(doc.file.bytes), options.pollMs ?? 100);
   await task.progress(STEPS, STEPS);
   return { fileId: accepted.fileId };
-}
-
-/** The queuing user's live level: editor or above, else `editor access required` (`project not found` once not a member). */
-async function assertEditor(task: TaskRun): Promise<void> {
-  const level = await accessLevel(task.db, task.projectId, task.userId);
-  if (!level) throw new AppError("project_not_found");
-  if (!reaches(level, "editor")) throw new AppError("editor_access_required");
 }
 
 /** The source's bytes, the path they go under, and whose file it becomes. */

@@ -5,16 +5,31 @@
  * task id (running it twice must leave one result, not two).
  */
 import type { Db } from "../store/db.js";
+import type { Scope } from "../core/scope.js";
 import type { Tools } from "../core/tools.js";
 
-/** One run of a task, as its handler sees it. */
+/**
+ * One run of a task, as its handler sees it. The run went through the one
+ * pipeline first (the action of the kind's name, run by the Service): the
+ * queuing user's live scope was resolved, the action's tier and level were
+ * checked and the input was validated by the action's own schema, so a
+ * handler checks none of these again.
+ */
 export interface TaskRun {
   readonly taskId: string;
   readonly projectId: string;
   /** Who queued it; the work runs with this user's access. */
   readonly userId: string;
-  /** The input queued with the task (JSON). */
+  /** The queued input, validated by the action's input schema. */
   readonly input: unknown;
+  /** The queuing user's scope in the task's project, resolved for this run. */
+  readonly scope: Scope;
+  /**
+   * The pipeline's scope and level checks again, for work that waits long
+   * (a fetch) before it stores anything: rejects as the run itself would
+   * have been refused.
+   */
+  recheck(): Promise<void>;
   readonly db: Db;
   readonly tools: Tools;
   /** Aborted when the task is cancelled or the worker stops: stop soon, store nothing more. */
@@ -27,7 +42,7 @@ export interface TaskRun {
   progress(done: number, total: number): Promise<void>;
 }
 
-/** A kind of task: its name (an action name) and its handler. */
+/** A kind of task: its name (the name of the detached action that queues it) and its handler. */
 export interface TaskKind {
   readonly kind: string;
   /**

@@ -1,4 +1,5 @@
-import type { Clock, TaskQueue, TaskRequest, Tools } from "../core/tools.js";
+import type { RunContext } from "../core/endpoint.js";
+import type { Clock, TaskQueue, TaskRequest } from "../core/tools.js";
 import { isAppError } from "../errors.js";
 import { log } from "../logger.js";
 import type { Db } from "../store/db.js";
@@ -28,10 +29,12 @@ export interface TaskWorkerDeps {
   readonly db: Db;
   readonly clock: Clock;
   /**
-   * The tools every run is given. A function, because the tools hold this
-   * worker as their task queue and so are made after it.
+   * Runs a task through the one pipeline (the Service's `runTask`): the
+   * action of the task's kind, its scope, level and input checks, then
+   * `handler`. Injected because the pipeline sits above the domains (and is
+   * made after the tools that hold this worker).
    */
-  readonly tools: () => Tools;
+  readonly pipeline: (task: TaskRequest, handler: (input: unknown, ctx: RunContext, recheck: () => Promise<void>) => Promise<unknown>) => Promise<unknown>;
   /** Tasks run at once, at most (default 2): handlers wait on I/O, not on the CPU. */
   readonly concurrency?: number;
   /** How often a running task's cancel flag is read between its progress reports (default 1 s). */
@@ -219,16 +222,20 @@ export class TaskWorker implements TaskQueue {
     poll.unref();
     let outcome: TaskOutcome;
     try {
-      const result = await kind.run({
-        taskId: task.taskId,
-        projectId: task.projectId,
-        userId: task.userId,
-        input: task.input,
-        db,
-        tools: this.#deps.tools(),
-        signal: controller.signal,
-        progress: (done, total) => this.#progress(run, done, total),
-      });
+      const result = await this.#deps.pipeline(task, (input, ctx, recheck) =>
+        kind.run({
+          taskId: task.taskId,
+          projectId: task.projectId,
+          userId: task.userId,
+          input,
+          scope: ctx.scope,
+          recheck,
+          db: ctx.db,
+          tools: ctx.tools,
+          signal: controller.signal,
+          progress: (done, total) => this.#progress(run, done, total),
+        }),
+      );
       JSON.stringify(result ?? null); // a result that cannot be stored fails the task, below
       outcome = { status: "succeeded", result };
     } catch (err) {

@@ -76,7 +76,7 @@ describe("code_references", () => {
     expect(await references(w, { query: "nothing-like-it" })).toEqual([]);
   });
 
-  it("an empty query pages everything alphabetically; limit defaults to 50 and is clamped to 1..200", async () => {
+  it("an empty query pages everything alphabetically; limit defaults to 50 and is 1..200, as its schema says", async () => {
     const many = Array.from({ length: 260 }, (_, i) => `export const v${String(i).padStart(3, "0")} = ${i};`).join("\n");
     await ingestAndRead(w, [fileEntry("src/alpha.ts", ALPHA), fileEntry("src/many.ts", many)]);
     const first = await references(w, {});
@@ -85,8 +85,12 @@ describe("code_references", () => {
     const folded = first.map((r) => r.symbol.toLowerCase());
     expect(folded).toEqual([...folded].sort());
     expect(await references(w, { query: "" })).toEqual(first);
-    expect(await references(w, { query: "v", limit: 1000 })).toHaveLength(200);
-    expect(await references(w, { query: "v", limit: 0 })).toHaveLength(1);
+    expect(await references(w, { query: "v", limit: 200 })).toHaveLength(200);
+    expect(await references(w, { query: "v", limit: 1 })).toHaveLength(1);
+    for (const [limit, why] of [[1000, "at most 200"], [0, "at least 1"]] as const) {
+      const refused = await dispatch(w, { query: "v", limit });
+      expect(`${refused.status} ${await refused.text()}`).toBe(`400 {"error":{"status":400,"code":"invalid_input","message":"invalid input: limit: ${why}"}}`);
+    }
     expect((await references(w, { query: "v", limit: 7 })).map((r) => r.symbol)).toEqual(["v000", "v001", "v002", "v003", "v004", "v005", "v006"]);
   });
 
@@ -157,6 +161,7 @@ describe("code_references", () => {
     const tool = tools.find((t) => t.name === "code_references")!;
     expect(tool.annotations?.readOnlyHint).toBe(true);
     expect(Object.keys((tool.inputSchema as { properties: object }).properties)).toEqual(["query", "limit"]);
+    expect((tool.inputSchema as unknown as { properties: { limit: object } }).properties.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 200 });
     const mcp = await client.callTool({ name: "code_references", arguments: { query: "get" } });
     const rest = await dispatch(w, { query: "get" });
     expect(mcp.isError).toBeFalsy();

@@ -4,8 +4,6 @@ import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runDocumentIngest } from "../../src/documents/document-ingest-task.js";
-import { parseAllowList } from "../../src/fetch/allow-list.js";
 import { setMembership } from "../../src/store/access/memberships.js";
 import { createProject } from "../../src/store/access/projects.js";
 import { fileEntry, ingest, liveCells } from "../support/ingest-helpers.js";
@@ -196,22 +194,12 @@ describe("document_ingest with the site allowed (PKS_FETCH_ALLOW=127.0.0.1:<port
     expect(after?.n).toBe(before?.n);
   });
 
-  it("the task runs with the queuing user's live access: a viewer's run fails before anything is fetched", async () => {
+  it("the task runs through the pipeline with the queuing user's live access: a run after a downgrade fails before anything is fetched", async () => {
     const before = site.requests.length;
-    const run = runDocumentIngest(
-      {
-        taskId: "tsk_handmade",
-        projectId: w.projectId,
-        userId: w.userIds.viewer,
-        input: { source: `${site.base}/docs/guide.md` },
-        db: w.app.db,
-        tools: w.app.tools,
-        signal: new AbortController().signal,
-        progress: async () => undefined,
-      },
-      { root: w.root, fetch: { allow: parseAllowList([`127.0.0.1:${site.port}`]) } },
-    );
-    await expect(run).rejects.toThrow("editor access required");
+    const queued = await w.app.tasks.enqueue({ projectId: w.projectId, kind: "document_ingest", input: { source: `${site.base}/docs/guide.md` }, userId: w.userIds.viewer });
+    await w.app.tasks.whenIdle();
+    const task = await w.app.db.get<{ status: string; error: string }>("SELECT status, error FROM tasks WHERE task_id = ?", [queued.taskId]);
+    expect(task).toEqual({ status: "failed", error: "action not available to an API key" });
     expect(site.requests.length).toBe(before);
   });
 

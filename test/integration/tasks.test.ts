@@ -15,7 +15,9 @@ import type { App } from "../../src/app.js";
 import { loadConfig } from "../../src/config.js";
 import { defineAction } from "../../src/core/action.js";
 import { AppError } from "../../src/errors.js";
+import { removeMembership, setMembership } from "../../src/store/access/memberships.js";
 import { insertTask } from "../../src/store/tasks/tasks.js";
+import { actions as productActions } from "../../tools/index.js";
 import { enqueueAs, queuedTaskSchema } from "../../src/tasks/detached.js";
 import type { TaskView } from "../../src/tasks/task-endpoints.js";
 import type { TaskKind, TaskRun } from "../../src/tasks/task-kind.js";
@@ -100,20 +102,28 @@ const keyed: TaskKind = {
   },
 };
 
-/** A detached action: its run queues the task of the same name and answers `{taskId, status}`. */
-const detachedAction = defineAction({
-  name: "test_gated",
-  family: "test",
-  version: "1.0.0",
-  title: "Gated",
-  description: "Queues a gated task.",
-  input: z.object({ gate: z.string().min(1).max(40) }),
-  output: queuedTaskSchema,
-  access: "editor",
-  readOnly: false,
-  detached: true,
-  run: enqueueAs("test_gated"),
-});
+/** A detached action: its run queues the task of the same name and answers `{taskId, status}`; the task's run goes through it. */
+const detached = (name: string, input: z.ZodObject) =>
+  defineAction({
+    name,
+    family: "test",
+    version: "1.0.0",
+    title: name,
+    description: `Queues a ${name} task.`,
+    input,
+    output: queuedTaskSchema,
+    access: "editor",
+    readOnly: false,
+    detached: true,
+    run: enqueueAs(name),
+  });
+
+const detachedActions = [
+  detached("test_gated", z.object({ gate: z.string().min(1).max(40) })),
+  detached("test_failing", z.object({ plain: z.boolean().optional() })),
+  detached("test_keyed", z.object({})),
+];
+const actions = [...testActions, ...detachedActions];
 
 const kinds = [gated, failing, keyed];
 
@@ -140,7 +150,7 @@ describe("detached tasks", () => {
     dir = mkdtempSync(join(tmpdir(), "pks-tasks-"));
     w = await createTestWorld({
       dbUrl: `file:${dir}/pks.db`,
-      actions: [...testActions, detachedAction],
+      actions,
       taskKinds: kinds,
       env: { PKS_RATE_LIMIT: "100000" },
     });
@@ -325,6 +335,54 @@ describe("detached tasks", () => {
   });
 });
 
+describe("every task kind runs through the one pipeline, as the action it belongs to", () => {
+  it("a caller who lost access between queuing and running is refused for every kind before its work; stored input is checked by the action's schema", async () => {
+    const w = await createTestWorld({ actions: [...productActions, ...detachedActions], taskKinds: kinds, startWorker: false });
+    try {
+      const detachedNames = w.app.service.catalog.list().filter((a) => a.detached).map((a) => a.name);
+      expect([...w.app.tasks.kinds].sort()).toEqual([...detachedNames].sort());
+      expect(detachedNames).toEqual(expect.arrayContaining(["document_ingest", "artifact_update", "type_refill"]));
+      const inputs: Record<string, unknown> = {
+        document_ingest: { source: "docs/a.md" },
+        artifact_update: { purpose: "a summary of everything" },
+        type_refill: { entityId: "ent_none" },
+        test_gated: { gate: "p" },
+        test_failing: {},
+        test_keyed: {},
+      };
+      const downgraded = [];
+      const removed = [];
+      for (const kind of detachedNames) {
+        downgraded.push(await enqueue(w, kind, inputs[kind], w.projectId, w.userIds.editor));
+        removed.push(await enqueue(w, kind, inputs[kind], w.projectId, w.userIds.owner));
+      }
+      await setMembership(w.app.db, w.projectId, w.userIds.editor, "viewer");
+      await removeMembership(w.app.db, w.projectId, w.userIds.owner);
+      seen.runs.length = 0;
+      await w.app.tasks.start();
+      await w.app.tasks.whenIdle();
+      for (const [i, kind] of detachedNames.entries()) {
+        expect([kind, (await getTask(w, downgraded[i]!.taskId, w.keys.viewer)).body]).toMatchObject([kind, { status: "failed", error: "action not available to an API key" }]);
+        const row = await w.app.db.get<{ status: string; error: string }>("SELECT status, error FROM tasks WHERE task_id = ?", [removed[i]!.taskId]);
+        expect([kind, row]).toEqual([kind, { status: "failed", error: "project not found" }]);
+      }
+      expect(seen.runs).toEqual([]);
+      const stored = await w.app.db.get<{ files: number; artifacts: number }>("SELECT (SELECT count(*) FROM files) AS files, (SELECT count(*) FROM artifacts) AS artifacts");
+      expect(stored).toEqual({ files: 0, artifacts: 0 });
+
+      await setMembership(w.app.db, w.projectId, w.userIds.editor, "editor");
+      const bad = await enqueue(w, "test_gated", { gate: 7 });
+      const unknownArgument = await enqueue(w, "test_keyed", { extra: true });
+      await w.app.tasks.whenIdle();
+      expect((await getTask(w, bad.taskId)).body).toMatchObject({ status: "failed", error: expect.stringMatching(/^invalid input: gate: /) });
+      expect((await getTask(w, unknownArgument.taskId)).body).toMatchObject({ status: "failed", error: 'invalid input: unknown argument "extra"; accepted: none' });
+      expect(seen.runs).toEqual([]);
+    } finally {
+      await w.close();
+    }
+  });
+});
+
 describe("a task left running by a killed process", () => {
   let dir: string;
   afterEach(() => rmSync(dir, { recursive: true, force: true }));
@@ -332,7 +390,7 @@ describe("a task left running by a killed process", () => {
   it("is queued again at start and run exactly once; its keyed write stays single; one interrupted too often fails", async () => {
     dir = mkdtempSync(join(tmpdir(), "pks-tasks-restart-"));
     const dbUrl = `file:${dir}/pks.db`;
-    const held = await createTestWorld({ dbUrl, startWorker: false, taskKinds: kinds });
+    const held = await createTestWorld({ dbUrl, startWorker: false, taskKinds: kinds, actions });
     const db = held.app.db;
     const resumed = await enqueue(held, "test_keyed", {});
     const waiting = await enqueue(held, "test_keyed", {});
@@ -348,7 +406,7 @@ describe("a task left running by a killed process", () => {
 
     let app: App | undefined;
     try {
-      app = await createApp(loadConfig({ root: held.root, db: dbUrl }, {}), { taskKinds: kinds });
+      app = await createApp(loadConfig({ root: held.root, db: dbUrl }, {}), { taskKinds: kinds, actions });
       await app.tasks.whenIdle();
       expect(seen.runs.filter((id) => id === resumed.taskId)).toHaveLength(1);
       expect(seen.runs.filter((id) => id === waiting.taskId)).toHaveLength(1);

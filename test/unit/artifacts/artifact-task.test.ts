@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { artifactTaskKind } from "../../../src/artifacts/artifact-task.js";
+import { ARTIFACT_TASK, artifactTaskKind } from "../../../src/artifacts/artifact-task.js";
 import { CITATION } from "../../../src/artifacts/compose-body.js";
 import { newId } from "../../../src/ids.js";
 import { artifactOfTask } from "../../../src/store/artifacts/artifacts.js";
@@ -15,14 +15,17 @@ const DOCS: Array<[string, string]> = [
   ["garden.md", "# Garden\n\nTomatoes need sun. Basil grows well beside tomatoes.\n"],
 ];
 
-describe("the artifact_update task kind, run by hand", () => {
+type HandRun = Omit<TaskRun, "scope" | "recheck">;
+
+describe("the artifact_update task kind, run by hand through the pipeline", () => {
   let w: TestWorld;
   const kind = artifactTaskKind();
 
   /** A TaskRun as the worker would make it, recording progress. */
-  const handRun = (input: unknown, over: Partial<TaskRun> = {}) => {
+  /** A task's run as the worker hands it to the pipeline, recording progress; scope and recheck come from the pipeline. */
+  const handRun = (input: unknown, over: Partial<HandRun> = {}) => {
     const progress: Array<[number, number]> = [];
-    const run: TaskRun = {
+    const run: HandRun = {
       taskId: newId("tsk"),
       projectId: w.projectId,
       userId: w.userIds.editor,
@@ -37,6 +40,11 @@ describe("the artifact_update task kind, run by hand", () => {
     };
     return { run, progress };
   };
+  /** Runs the kind as the worker does: through the service's pipeline, as the action `artifact_update`. */
+  const runKind = (run: HandRun) =>
+    w.app.service.runTask({ kind: ARTIFACT_TASK, projectId: run.projectId, userId: run.userId, input: run.input }, (input, ctx, recheck) =>
+      kind.run({ ...run, input, scope: ctx.scope, recheck }),
+    );
   const artifactCount = async () => Number((await w.app.db.get<{ n: number }>("SELECT count(*) AS n FROM artifacts"))!.n);
 
   beforeAll(async () => {
@@ -48,7 +56,7 @@ describe("the artifact_update task kind, run by hand", () => {
 
   it("builds a cited Markdown artifact from the ranked cells and reports each step", async () => {
     const { run, progress } = handRun({ purpose: "Summarize how invoices are billed" });
-    const result = await kind.run(run);
+    const result = await runKind(run);
     expect(result).toMatchObject({ kind: "summary", title: "Summarize how invoices are billed" });
     expect(progress).toEqual([
       [1, 3],
@@ -77,7 +85,7 @@ describe("the artifact_update task kind, run by hand", () => {
 
   it("keeps the body within its budget, counted with the one token counter", async () => {
     const { run } = handRun({ purpose: "Report on invoices, refunds and billing contacts", budget: 100 });
-    await kind.run(run);
+    await runKind(run);
     const stored = (await artifactOfTask(w.app.db, run.taskId))!;
     expect(w.app.tools.tokens(stored.body)).toBeLessThanOrEqual(100);
     expect(stored.citations.length).toBeGreaterThan(0);
@@ -86,8 +94,8 @@ describe("the artifact_update task kind, run by hand", () => {
   it("run twice for the same task (a re-run after a kill) leaves one artifact, with the same id", async () => {
     const before = await artifactCount();
     const { run } = handRun({ purpose: "A memo on late invoice fees", title: "Late fees" });
-    const first = (await kind.run(run)) as { artifactId: string; kind: string };
-    const second = (await kind.run(run)) as { artifactId: string; kind: string };
+    const first = (await runKind(run)) as { artifactId: string; kind: string };
+    const second = (await runKind(run)) as { artifactId: string; kind: string };
     expect(second.artifactId).toBe(first.artifactId);
     expect(first.kind).toBe("memo");
     expect(await artifactCount()).toBe(before + 1);
@@ -108,21 +116,21 @@ describe("the artifact_update task kind, run by hand", () => {
         },
       },
     );
-    await expect(kind.run(run)).rejects.toThrow("stopped");
+    await expect(runKind(run)).rejects.toThrow("stopped");
     expect(progress).toEqual([[1, 3]]);
     expect(await artifactOfTask(w.app.db, run.taskId)).toBeUndefined();
     expect(await artifactCount()).toBe(before);
   });
 
-  it("runs with the queuing user's live access: a viewer's task fails with editor access required", async () => {
+  it("runs with the queuing user's live access: the pipeline refuses a viewer's task (action not available to an API key)", async () => {
     const { run } = handRun({ purpose: "Everything about invoices" }, { userId: w.userIds.viewer });
-    await expect(kind.run(run)).rejects.toThrow("editor access required");
+    await expect(runKind(run)).rejects.toThrow("action not available to an API key");
     expect(await artifactOfTask(w.app.db, run.taskId)).toBeUndefined();
   });
 
-  it("fails a stored input that does not parse, storing nothing", async () => {
+  it("fails a stored input the action's schema refuses, storing nothing", async () => {
     const { run } = handRun({ purpose: "" });
-    await expect(kind.run(run)).rejects.toThrow("invalid input");
+    await expect(runKind(run)).rejects.toThrow("invalid input: purpose");
     expect(await artifactOfTask(w.app.db, run.taskId)).toBeUndefined();
   });
 });
