@@ -78,3 +78,30 @@ export async function bestCellsOfFiles(
   );
   return rows.map((r) => ({ cellId: r.cell_id, fileId: r.file_id, factionId: r.faction_id, text: r.text, score: Number(r.s) }));
 }
+
+/**
+ * Which of these files hold an FTS5 expression as whole documents: one
+ * term's posting list intersected with candidate files (a `rowid IN (…)`
+ * filter inside the MATCH would run the expression once per listed row).
+ */
+export async function filesHolding(q: Queryable, match: string, fileIds: readonly string[]): Promise<Set<string>> {
+  if (fileIds.length === 0) return new Set();
+  const rows = await q.all<{ file_id: string }>(
+    `WITH hits AS MATERIALIZED (SELECT rowid FROM files_fts WHERE files_fts MATCH ?)
+     SELECT f.file_id FROM hits JOIN files f ON f.rowid = hits.rowid WHERE f.file_id IN (${placeholders(fileIds.length)})`,
+    [match, ...fileIds],
+  );
+  return new Set(rows.map((r) => r.file_id));
+}
+
+/** How many live files of these projects hold an FTS5 expression, and how many are indexed: a term's document frequency over files. */
+export async function fileFrequency(q: Queryable, projectIds: readonly string[], match: string): Promise<{ df: number; n: number }> {
+  const p = placeholders(projectIds.length);
+  const row = await q.get<{ df: number; n: number }>(
+    `SELECT (SELECT count(*) FROM files_fts JOIN files f ON f.rowid = files_fts.rowid
+              WHERE files_fts MATCH ? AND f.status <> 'retired' AND f.project_id IN (${p})) AS df,
+            (SELECT count(*) FROM files WHERE status = 'ready' AND project_id IN (${p})) AS n`,
+    [match, ...projectIds, ...projectIds],
+  );
+  return { df: Number(row?.df ?? 0), n: Number(row?.n ?? 0) };
+}

@@ -1,0 +1,206 @@
+import type { Queryable } from "../../store/db.js";
+import { pathsOfFiles } from "../../store/code/code-graph-reads.js";
+import { declarationsNamed } from "../../store/code/declaration-reads.js";
+import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
+import { fileFrequency, filesHolding, searchFiles } from "../../store/search/lexical-search.js";
+import { searchSymbols } from "../../store/search/symbol-search.js";
+import { identifierParts, ftsAnyOf } from "../query-terms.js";
+import { taskTerms } from "./task-terms.js";
+import { isPeripheralPath, isTestPath } from "./test-paths.js";
+
+/**
+ * The one file ranking of code questions, shared by `code_context_pack` and
+ * `memory_query`: which files an agent should open for a question, best
+ * first. Each kind of evidence is scaled to 0..1 and weighed:
+ *
+ * - `text`: BM25 over whole files (path, then the file's cells);
+ * - `declarations`: BM25 over declarations (names, header, doc, path, body),
+ *   a file counting its best three, each half the one before (saturation:
+ *   a file of many weak matches does not outrank one strong one);
+ * - `stem` / `folder`: the question's words in the file's name or its
+ *   folders' names, weighed by rarity, and a file named exactly as the
+ *   symbol asked for;
+ * - `defines`: the file declares a name the question writes (a bare
+ *   identifier query, a code-shaped word, a capitalised word), type-like
+ *   declarations above functions above the rest, shared among the files
+ *   declaring it;
+ * - `extra`: evidence the caller brings (the code pack's graph walk and
+ *   declaration standing), as a prior, never a flood;
+ * - the sum is scaled by `coverage`: the share of the question's rarity
+ *   (IDF over files) a file holds, raised to `rarity`, so the one file that
+ *   holds the distinctive word outranks the many holding the common ones;
+ * - and by the path's prior: tests, examples and other folders beside the
+ *   source, vendored and generated code, and declaration files (`.d.ts`)
+ *   count less.
+ */
+export interface FileRankWeights {
+  text: number;
+  declarations: number;
+  stem: number;
+  folder: number;
+  defines: number;
+  extra: number;
+  rarity: number;
+  tests: number;
+  peripheral: number;
+  vendored: number;
+  declarationFile: number;
+}
+
+export const FILE_RANK_WEIGHTS: FileRankWeights = {
+  text: 1, declarations: 0.5, stem: 0.6, folder: 0.2, defines: 1, extra: 0.5, rarity: 1,
+  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5,
+};
+
+export interface RankedCodeFile {
+  fileId: string;
+  path: string;
+  score: number;
+}
+
+const FILE_POOL = 100;
+const DECLARATION_POOL = 300;
+/** Question terms whose rarity is read (the most telling first). */
+const MAX_RARITY_TERMS = 12;
+/** Files returned at most. */
+const MAX_FILES = 50;
+
+const TYPE_LIKE = new Set(["class", "interface", "type", "enum", "struct", "trait", "namespace", "module", "protocol", "object", "record", "union"]);
+const CALLABLE = new Set(["function", "method", "constructor", "macro"]);
+const VENDORED = /(^|\/)(vendor|vendored|third[_-]?party|node_modules|external|extern|deps)\//i;
+const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
+
+/** A question that is one identifier, maybe qualified (`Sinatra::Base`, `flask.Flask`, `Foo#bar`): a symbol lookup. */
+const SYMBOL_QUERY = /^\s*[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|\\|\/)[\p{L}_$][\p{L}\p{N}_$]*)*\s*$/u;
+
+export function isSymbolQuery(query: string): boolean {
+  return SYMBOL_QUERY.test(query);
+}
+
+/** Names the question asks for by name: a symbol query's parts, code-shaped words, capitalised words past the first. */
+export function askedNames(query: string): string[] {
+  if (isSymbolQuery(query)) return query.trim().split(/::|\.|#|\\|\//).filter(Boolean);
+  const { identifiers } = taskTerms(query);
+  const words = query.split(/[^\p{L}\p{N}_$]+/u).filter(Boolean);
+  const capitalised = words.slice(1).filter((w) => /^\p{Lu}[\p{L}\p{N}_$]*\p{Ll}/u.test(w) && w.length > 2);
+  return [...new Set([...identifiers, ...capitalised])];
+}
+
+/** Spellings a name may be declared under: as written, lower-case, capitalised. */
+function spellings(names: readonly string[]): string[] {
+  return [...new Set(names.flatMap((n) => [n, n.toLowerCase(), n[0]!.toUpperCase() + n.slice(1)]))];
+}
+
+const normal = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
+/** A word without a plural `s` (blueprints → blueprint), so names and questions meet. */
+const singular = (w: string) => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w);
+
+function pathWords(path: string): { stem: Set<string>; stemWhole: string; folders: Set<string> } {
+  const parts = path.split("/");
+  const file = parts.at(-1) ?? "";
+  const stemName = file.replace(/(\.[^.]+)+$/, "") || file;
+  const stem = new Set([...identifierParts(stemName), normal(stemName)].map(singular));
+  const folders = new Set(parts.slice(Math.max(0, parts.length - 3), -1).flatMap((p) => [...identifierParts(p), normal(p)]).map(singular));
+  return { stem, stemWhole: singular(normal(stemName)), folders };
+}
+
+function pathPrior(path: string, w: FileRankWeights): number {
+  if (isTestPath(path)) return w.tests;
+  if (VENDORED.test(path)) return w.vendored;
+  if (isPeripheralPath(path)) return w.peripheral;
+  return DECLARATION_FILE.test(path) ? w.declarationFile : 1;
+}
+
+function scaled(scores: ReadonlyMap<string, number>): Map<string, number> {
+  const top = Math.max(0, ...scores.values());
+  return new Map([...scores].map(([k, v]) => [k, top > 0 ? v / top : 0]));
+}
+
+/** Each file's best three declaration scores, each half the one before. */
+function saturated(hits: ReadonlyArray<{ fileId: string; score: number }>): Map<string, number> {
+  const perFile = new Map<string, number[]>();
+  for (const h of hits) perFile.set(h.fileId, [...(perFile.get(h.fileId) ?? []), h.score]);
+  return scaled(new Map([...perFile].map(([f, s]) => [f, s.sort((a, b) => b - a).slice(0, 3).reduce((sum, x, i) => sum + x / 2 ** i, 0)])));
+}
+
+/** How strongly each file defines a name the question asks for: kind, nesting and how many files share the name. */
+function definitions(named: readonly DeclarationBrief[], asked: readonly string[]): Map<string, number> {
+  const wanted = new Set(asked.map(normal));
+  const filesOf = new Map<string, Set<string>>();
+  for (const d of named) if (wanted.has(normal(d.name))) filesOf.set(normal(d.name), (filesOf.get(normal(d.name)) ?? new Set()).add(d.fileId));
+  const out = new Map<string, number>();
+  for (const d of named) {
+    const files = filesOf.get(normal(d.name));
+    if (!files) continue;
+    const kind = TYPE_LIKE.has(d.kind) ? 1 : CALLABLE.has(d.kind) ? 0.7 : 0.4;
+    const s = (kind * (d.depth > 0 ? 0.6 : 1) * (d.name === asked.find((a) => normal(a) === normal(d.name)) ? 1 : 0.8)) / Math.sqrt(files.size);
+    out.set(d.fileId, Math.max(out.get(d.fileId) ?? 0, s));
+  }
+  return out;
+}
+
+interface Rarity {
+  term: string;
+  idf: number;
+  holders: Set<string>;
+}
+
+/** Each searched term's IDF over files and which candidates hold it. */
+async function rarities(q: Queryable, projectIds: readonly string[], terms: readonly string[], candidates: readonly string[]): Promise<Rarity[]> {
+  return Promise.all(
+    terms.slice(0, MAX_RARITY_TERMS).map(async (term) => {
+      const match = ftsAnyOf([term]);
+      const [{ df, n }, holders] = await Promise.all([fileFrequency(q, projectIds, match), filesHolding(q, match, candidates)]);
+      return { term, idf: df > 0 ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0, holders };
+    }),
+  );
+}
+
+/** The share of the terms' summed IDF whose terms a word set holds (stems compared without a plural `s`). */
+function nameShare(words: ReadonlySet<string>, rarity: readonly Rarity[], total: number): number {
+  return rarity.reduce((s, r) => s + (words.has(singular(r.term)) ? r.idf : 0), 0) / total;
+}
+
+/**
+ * Files ranked for a code question (see {@link FileRankWeights}); `extra`
+ * is the caller's own evidence per file (0..1), `exclude` files never
+ * listed (seeds).
+ */
+export async function rankFiles(
+  q: Queryable,
+  projectIds: readonly string[],
+  query: string,
+  extra: ReadonlyMap<string, number> = new Map(),
+  w: FileRankWeights = FILE_RANK_WEIGHTS,
+  exclude: ReadonlySet<string> = new Set(),
+): Promise<RankedCodeFile[]> {
+  const terms = taskTerms(query).terms;
+  const asked = askedNames(query);
+  if (terms.length === 0 && asked.length === 0) return [];
+  const match = ftsAnyOf(terms);
+  const [fileHits, declHits, named] = await Promise.all([
+    terms.length > 0 ? searchFiles(q, projectIds, match, FILE_POOL) : Promise.resolve([]),
+    terms.length > 0 ? searchSymbols(q, projectIds, match, DECLARATION_POOL) : Promise.resolve([]),
+    asked.length > 0 ? declarationsNamed(q, projectIds, spellings(asked)) : Promise.resolve([]),
+  ]);
+  const text = scaled(new Map(fileHits.map((h) => [h.fileId, h.score])));
+  const decl = saturated(declHits);
+  const defines = definitions(named, asked);
+  const candidates = [...new Set([...text.keys(), ...decl.keys(), ...defines.keys(), ...extra.keys()])].filter((f) => !exclude.has(f));
+  const [paths, rarity] = await Promise.all([pathsOfFiles(q, candidates), rarities(q, projectIds, terms, candidates)]);
+  const total = rarity.reduce((s, r) => s + r.idf, 0) || 1;
+  const askedWhole = new Set(asked.map((a) => singular(normal(a))));
+  const out: RankedCodeFile[] = [];
+  for (const fileId of candidates) {
+    const path = paths.get(fileId);
+    if (path === undefined) continue;
+    const words = pathWords(path);
+    const stem = askedWhole.has(words.stemWhole) ? 1 : nameShare(words.stem, rarity, total);
+    const coverage = rarity.length === 0 ? 1 : rarity.reduce((s, r) => s + (r.holders.has(fileId) || words.stem.has(singular(r.term)) ? r.idf : 0), 0) / total;
+    const evidence =
+      w.text * (text.get(fileId) ?? 0) + w.declarations * (decl.get(fileId) ?? 0) + w.stem * stem + w.folder * nameShare(words.folders, rarity, total) +
+      w.defines * (defines.get(fileId) ?? 0) + w.extra * (extra.get(fileId) ?? 0);
+    out.push({ fileId, path, score: evidence * coverage ** w.rarity * pathPrior(path, w) });
+  }
+  return out.filter((f) => f.score > 0).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, MAX_FILES);
+}
