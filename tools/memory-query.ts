@@ -63,6 +63,8 @@ const queryAnswer = z.object({
       members: z.array(z.string()).optional(),
     }),
   ),
+  /** The files to open for the question, best first (the file ranking code_context_pack lists its files by). */
+  files: z.array(z.object({ fileId: z.string(), filepath: z.string() })),
   budget: z.number().int(),
   used: z.number().int(),
   indexing: indexingSchema,
@@ -103,6 +105,7 @@ function memoryLinks(answer: z.output<typeof memoryQueryOutput>): AnswerLink[] {
     ...answer.entities.map((e): AnswerLink => ({ kind: "entity", id: e.entityId, name: e.name, description: e.kind })),
     ...answer.artifacts.map((a): AnswerLink => ({ kind: "artifact", id: a.artifactId, name: a.title })),
     ...answer.cells.map((c): AnswerLink => ({ kind: "cell", id: c.cellId, name: c.cellId })),
+    ...answer.files.map((f): AnswerLink => ({ kind: "file", id: f.fileId, name: f.filepath })),
   ];
 }
 
@@ -127,7 +130,7 @@ export const memoryQueryAction = defineAction({
     "fileId, filepath} and the span they come from: lineStart/lineEnd, pdfPageStart/pdfPageEnd or audioStartMs/videoStartMs), " +
     "the entities the query names and related ones ({entityId, kind, name}; a symbol also its filepath), matching artifacts " +
     "({artifactId, title}) and, for code, the declarations answering it ({symbolId, name, kind, container, signature, doc, fileId, " +
-    "filepath, lineStart, lineEnd, members}), packed to `budget` tokens (default 4096; `used` is exact and never exceeds it); ask in full sentences with the names you " +
+    "filepath, lineStart, lineEnd, members}) and the files to open, best first ({fileId, filepath}), packed to `budget` tokens (default 4096; `used` is exact and never exceeds it); ask in full sentences with the names you " +
     "know, narrow with `fileIds` or seed `entities`. Add `schema` (a JSON Schema) to also get `structured`, filled only from " +
     "the returned rows, with `citations` (JSON Pointer → cellIds) and `missing` (required fields no row answered). Cite the " +
     "cellIds you use. While files are still being read the answer carries indexing {ready, total}: it may be partial. Without `query`: one page of raw cells or entities (`kind`) with `nextCursor` (empty on the last page). " +

@@ -199,7 +199,7 @@ describe("artifact_update", () => {
     const enc = get_encoding("o200k_base");
     for (const budget of [40, 80, 200, 4096]) {
       const r = await ask({ query: "How are invoices billed?", budget });
-      expect(r.used).toBe(enc.encode(JSON.stringify({ query: r.query, cells: r.cells, entities: r.entities, artifacts: r.artifacts, declarations: r.declarations })).length);
+      expect(r.used).toBe(enc.encode(JSON.stringify({ query: r.query, cells: r.cells, entities: r.entities, artifacts: r.artifacts, declarations: r.declarations, files: r.files })).length);
       expect(r.used).toBeLessThanOrEqual(budget);
     }
     enc.free();

@@ -43,10 +43,10 @@ describe("memory_query", () => {
   it("packs to the budget exactly: used counts the serialized rows with tiktoken and never exceeds it", async () => {
     const enc = get_encoding("o200k_base");
     const query = "invoices refunds deployment billing";
-    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [] })).length;
+    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [], files: [] })).length;
     for (const budget of [floor, floor + 1, 60, 150, 4096]) {
       const a = await answer({ query, budget });
-      const serialized = JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations });
+      const serialized = JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations, files: a.files });
       expect(a.used).toBe(enc.encode(serialized).length);
       expect(a.used).toBeLessThanOrEqual(budget);
     }
@@ -59,7 +59,7 @@ describe("memory_query", () => {
   it("keeps used ≤ budget for every accepted budget: below the empty answer's cost is 400 naming the minimum", async () => {
     const enc = get_encoding("o200k_base");
     const query = "a long question about ".repeat(40) + "invoices";
-    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [] })).length;
+    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [], files: [] })).length;
     enc.free();
     for (const budget of [1, 5, floor - 1]) {
       const res = await call({ query, budget });
@@ -195,7 +195,7 @@ describe("memory_query serves code", () => {
     expect(res.status, JSON.stringify(input)).toBe(200);
     return ((await res.json()) as { result: Answer }).result;
   };
-  const serialized = (a: Answer) => JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations });
+  const serialized = (a: Answer) => JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations, files: a.files });
 
   beforeAll(async () => {
     w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
@@ -250,7 +250,7 @@ describe("memory_query serves code", () => {
 
   it("fileIds restricts declaration rows like every other row: an unknown id leaves none", async () => {
     const none = await answer({ query: "How does the router pick a handler?", fileIds: ["fil_unknown"] });
-    expect(none).toMatchObject({ cells: [], entities: [], artifacts: [], declarations: [] });
+    expect(none).toMatchObject({ cells: [], entities: [], artifacts: [], declarations: [], files: [] });
     const only = fileIds["src/middleware/cors.ts"]!;
     const a = await answer({ query: "How does the router pick a handler? What options does the CORS middleware accept?", fileIds: [only] });
     expect(a.declarations.length).toBeGreaterThan(0);
@@ -260,7 +260,7 @@ describe("memory_query serves code", () => {
 
   it("budgets 1, 5, 10 and 20 are below what the empty answer costs: 400 naming the minimum; from the minimum up, used ≤ budget, exactly counted", async () => {
     const query = "How does the router pick a handler?";
-    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [] })).length;
+    const floor = enc.encode(JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [], files: [] })).length;
     expect(floor).toBeGreaterThan(20);
     for (const budget of [1, 5, 10, 20]) {
       const res = await call({ query, budget });

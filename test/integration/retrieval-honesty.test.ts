@@ -159,7 +159,7 @@ describe("retrieval answers say where each row comes from", () => {
       expect(open.entities.length).toBeGreaterThan(0);
       expect(open.artifacts.map((x) => x.title)).toEqual(["Launch and billing audit"]);
       const none = await memory({ query: "launch billing audit Dana Reyes", fileIds: ["fil_unknown"] });
-      expect(none).toMatchObject({ cells: [], entities: [], artifacts: [], declarations: [] });
+      expect(none).toMatchObject({ cells: [], entities: [], artifacts: [], declarations: [], files: [] });
     });
 
     it("entities, cells and artifacts all come from the named files", async () => {
@@ -183,7 +183,7 @@ describe("retrieval answers say where each row comes from", () => {
 
   describe("every accepted budget is kept, counted one way", () => {
     const query = "When is the launch, who leads the billing audit, and how does parseConfig read settings?";
-    const emptyAnswer = JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [] });
+    const emptyAnswer = JSON.stringify({ query, cells: [], entities: [], artifacts: [], declarations: [], files: [] });
 
     it("memory_query: used is the exact count of the rows as answered and never exceeds any budget from the floor to 4096", async () => {
       const floor = tokens(emptyAnswer);
@@ -200,7 +200,7 @@ describe("retrieval answers say where each row comes from", () => {
         fc.asyncProperty(fc.integer({ min: floor, max: 4096 }), async (budget) => {
           const a = await memory({ query, budget });
           expect(a.budget).toBe(budget);
-          expect(a.used).toBe(tokens(JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations })));
+          expect(a.used).toBe(tokens(JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations, files: a.files })));
           expect(a.used).toBeLessThanOrEqual(budget);
         }),
         { numRuns: 40 },

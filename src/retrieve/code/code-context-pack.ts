@@ -3,12 +3,14 @@ import type { Scope } from "../../core/scope.js";
 import type { Tools } from "../../core/tools.js";
 import type { Queryable } from "../../store/db.js";
 import { rankDeclarations } from "./rank-declarations.js";
-import type { RankedFile, RankWeights } from "./rank-declarations.js";
+import type { Ranking, RankWeights } from "./rank-declarations.js";
+import { MIN_FILES, rankFiles } from "./rank-files.js";
 import { packedDeclaration } from "./packed-rows.js";
 import type { PackedDeclaration, PackedFile } from "./packed-rows.js";
 import { DECLARATION_CUT, FILE_CUT, relevanceCut } from "./relevance-cut.js";
 import type { CutRule } from "./relevance-cut.js";
 import { resolveSeeds } from "./resolve-seeds.js";
+import type { Seeds } from "./resolve-seeds.js";
 import type { FileCopy } from "./duplicate-files.js";
 import { testFilesOf } from "./test-files.js";
 
@@ -37,8 +39,23 @@ const TEST_ROOM = 200;
 
 const isDeclaration = (r: Row): r is PackedDeclaration => "symbolId" in r;
 
-function fileRow(f: RankedFile): PackedFile {
-  return { fileId: f.fileId, filepath: f.path, reason: f.reason };
+/**
+ * The pack's files: the shared file ranking (rank-files.ts) with the pack's
+ * own standing of each file (its declarations, the walks over references
+ * and imports from the matches and the seeds) as that ranking's `extra`
+ * evidence; cut where relevance falls off but never under
+ * {@link MIN_FILES}. Seed files and copies are left out; the files of seed
+ * symbols lead (a seed never lowers its own file).
+ */
+async function listedFiles(q: Queryable, projectIds: readonly string[], req: CodeContextPackRequest, seeds: Seeds, ranking: Ranking): Promise<PackedFile[]> {
+  const reasons = new Map(ranking.files.map((f) => [f.fileId, f.reason]));
+  const own = new Map(ranking.files.map((f) => [f.fileId, f.score]));
+  const exclude = new Set([...seeds.files.map((f) => f.fileId), ...ranking.copies.keys()]);
+  const core = await rankFiles(q, projectIds, req.task, own, undefined, exclude);
+  const seeded = seeds.declarations.filter((d) => !exclude.has(d.fileId)).map((d) => ({ fileId: d.fileId, path: d.path, score: Number.POSITIVE_INFINITY }));
+  const ranked = [...new Map([...seeded, ...core].map((f) => [f.fileId, f])).values()];
+  const kept = relevanceCut(ranked.filter((f) => Number.isFinite(f.score)), req.tuning?.files ?? FILE_CUT).length;
+  return ranked.slice(0, Math.max(kept + seeded.length, MIN_FILES)).map((f) => ({ fileId: f.fileId, filepath: f.path, reason: reasons.get(f.fileId) ?? "match" }));
 }
 
 function shape(rows: readonly Row[]) {
@@ -73,7 +90,7 @@ export async function codeContextPack(
   const seeds = await resolveSeeds(q, projectIds, req);
   const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
   const cut = relevanceCut(ranking.declarations, req.tuning?.declarations ?? DECLARATION_CUT);
-  const files = relevanceCut(ranking.files, req.tuning?.files ?? FILE_CUT).map(fileRow);
+  const files = await listedFiles(q, projectIds, req, seeds, ranking);
   const serialize = (rows: Row[]) => JSON.stringify(shape(rows));
   const empty = count(serialize([]));
   const namedBefore = new Set([...files.map((f) => f.fileId), ...cut.map((d) => d.declaration.fileId)]);

@@ -4,7 +4,7 @@ import { declarationsNamed } from "../../store/code/declaration-reads.js";
 import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
 import { fileFrequency, filesHolding, searchFiles } from "../../store/search/lexical-search.js";
 import { searchSymbols } from "../../store/search/symbol-search.js";
-import { identifierParts, ftsAnyOf } from "../query-terms.js";
+import { identifierParts, ftsAnyOf, queryTerms } from "../query-terms.js";
 import { taskTerms } from "./task-terms.js";
 import { isPeripheralPath, isTestPath } from "./test-paths.js";
 
@@ -26,7 +26,7 @@ import { isPeripheralPath, isTestPath } from "./test-paths.js";
  *   declaring it;
  * - `extra`: evidence the caller brings (the code pack's graph walk and
  *   declaration standing), as a prior, never a flood;
- * - the sum is scaled by `coverage`: the share of the question's rarity
+ * - the sum but `extra` is scaled by `coverage`: the share of the question's rarity
  *   (IDF over files) a file holds, raised to `rarity`, so the one file that
  *   holds the distinctive word outranks the many holding the common ones;
  * - and by the path's prior: tests, examples and other folders beside the
@@ -45,11 +45,15 @@ export interface FileRankWeights {
   peripheral: number;
   vendored: number;
   declarationFile: number;
+  /** Prose beside the code (Markdown, text, licences): a code question asks for code. */
+  prose: number;
+  /** Factor on `defines` when the whole question is one name. */
+  symbolQuery: number;
 }
 
 export const FILE_RANK_WEIGHTS: FileRankWeights = {
-  text: 1, declarations: 0.5, stem: 0.6, folder: 0.2, defines: 1, extra: 0.5, rarity: 1,
-  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5,
+  text: 1, declarations: 0.5, stem: 1.0, folder: 0.2, defines: 1, extra: 0.5, rarity: 0.5,
+  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3,
 };
 
 export interface RankedCodeFile {
@@ -57,6 +61,9 @@ export interface RankedCodeFile {
   path: string;
   score: number;
 }
+
+/** Files an answer lists at least, when the ranking has them: the list an agent opens. */
+export const MIN_FILES = 10;
 
 const FILE_POOL = 100;
 const DECLARATION_POOL = 300;
@@ -69,6 +76,7 @@ const TYPE_LIKE = new Set(["class", "interface", "type", "enum", "struct", "trai
 const CALLABLE = new Set(["function", "method", "constructor", "macro"]);
 const VENDORED = /(^|\/)(vendor|vendored|third[_-]?party|node_modules|external|extern|deps)\//i;
 const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
+const PROSE_FILE = /(\.(md|mdx|markdown|rst|txt|adoc|asciidoc)|(^|\/)(license|licence|copying|notice|authors|changelog|changes)[^/]*)$/i;
 
 /** A question that is one identifier, maybe qualified (`Sinatra::Base`, `flask.Flask`, `Foo#bar`): a symbol lookup. */
 const SYMBOL_QUERY = /^\s*[\p{L}_$][\p{L}\p{N}_$]*(?:(?:::|\.|#|\\|\/)[\p{L}_$][\p{L}\p{N}_$]*)*\s*$/u;
@@ -84,6 +92,18 @@ export function askedNames(query: string): string[] {
   const words = query.split(/[^\p{L}\p{N}_$]+/u).filter(Boolean);
   const capitalised = words.slice(1).filter((w) => /^\p{Lu}[\p{L}\p{N}_$]*\p{Ll}/u.test(w) && w.length > 2);
   return [...new Set([...identifiers, ...capitalised])];
+}
+
+/** Words of a question past which it reads as a task (an issue, a commit message) rather than a search. */
+const SHORT_QUESTION = 16;
+
+/**
+ * A short question's terms are all its words but stop words (`line` in "line
+ * formatter output" is the point); a task's drop the words bug reports use
+ * everywhere (task-terms.ts).
+ */
+function searchTerms(query: string): string[] {
+  return query.split(/\s+/).length <= SHORT_QUESTION ? queryTerms(query) : taskTerms(query).terms;
 }
 
 /** Spellings a name may be declared under: as written, lower-case, capitalised. */
@@ -108,6 +128,7 @@ function pathPrior(path: string, w: FileRankWeights): number {
   if (isTestPath(path)) return w.tests;
   if (VENDORED.test(path)) return w.vendored;
   if (isPeripheralPath(path)) return w.peripheral;
+  if (PROSE_FILE.test(path)) return w.prose;
   return DECLARATION_FILE.test(path) ? w.declarationFile : 1;
 }
 
@@ -157,8 +178,24 @@ async function rarities(q: Queryable, projectIds: readonly string[], terms: read
 }
 
 /** The share of the terms' summed IDF whose terms a word set holds (stems compared without a plural `s`). */
-function nameShare(words: ReadonlySet<string>, rarity: readonly Rarity[], total: number): number {
-  return rarity.reduce((s, r) => s + (words.has(singular(r.term)) ? r.idf : 0), 0) / total;
+function nameShare(words: ReadonlySet<string>, rarity: readonly Rarity[]): number {
+  // Names are few words: a word common in file texts is still telling in a file's name, so every term counts 1 beyond its IDF.
+  const total = rarity.reduce((s, r) => s + 1 + r.idf, 0) || 1;
+  return rarity.reduce((s, r) => s + (words.has(singular(r.term)) ? 1 + r.idf : 0), 0) / total;
+}
+
+/**
+ * How well a file's name says the question: the share of the question's
+ * rarity its words hold, times the share of its own words the question
+ * holds (`SyslogHandler` says "syslog handler" better than
+ * `AbstractSyslogHandler` does).
+ */
+function stemShare(words: ReturnType<typeof pathWords>, rarity: readonly Rarity[]): number {
+  const held = nameShare(words.stem, rarity);
+  if (held === 0) return 0;
+  const parts = [...words.stem].filter((w) => w !== words.stemWhole);
+  const own = parts.length === 0 ? 1 : parts.filter((p) => rarity.some((r) => singular(r.term) === p)).length / parts.length;
+  return held * (0.5 + 0.5 * own);
 }
 
 /**
@@ -174,7 +211,7 @@ export async function rankFiles(
   w: FileRankWeights = FILE_RANK_WEIGHTS,
   exclude: ReadonlySet<string> = new Set(),
 ): Promise<RankedCodeFile[]> {
-  const terms = taskTerms(query).terms;
+  const terms = searchTerms(query);
   const asked = askedNames(query);
   if (terms.length === 0 && asked.length === 0) return [];
   const match = ftsAnyOf(terms);
@@ -190,17 +227,19 @@ export async function rankFiles(
   const [paths, rarity] = await Promise.all([pathsOfFiles(q, candidates), rarities(q, projectIds, terms, candidates)]);
   const total = rarity.reduce((s, r) => s + r.idf, 0) || 1;
   const askedWhole = new Set(asked.map((a) => singular(normal(a))));
+  const definesWeight = w.defines * (isSymbolQuery(query) ? w.symbolQuery : 1);
   const out: RankedCodeFile[] = [];
   for (const fileId of candidates) {
     const path = paths.get(fileId);
     if (path === undefined) continue;
     const words = pathWords(path);
-    const stem = askedWhole.has(words.stemWhole) ? 1 : nameShare(words.stem, rarity, total);
+    const stem = askedWhole.has(words.stemWhole) ? 1 : stemShare(words, rarity);
     const coverage = rarity.length === 0 ? 1 : rarity.reduce((s, r) => s + (r.holders.has(fileId) || words.stem.has(singular(r.term)) ? r.idf : 0), 0) / total;
     const evidence =
-      w.text * (text.get(fileId) ?? 0) + w.declarations * (decl.get(fileId) ?? 0) + w.stem * stem + w.folder * nameShare(words.folders, rarity, total) +
-      w.defines * (defines.get(fileId) ?? 0) + w.extra * (extra.get(fileId) ?? 0);
-    out.push({ fileId, path, score: evidence * coverage ** w.rarity * pathPrior(path, w) });
+      w.text * (text.get(fileId) ?? 0) + w.declarations * (decl.get(fileId) ?? 0) + w.stem * stem + w.folder * nameShare(words.folders, rarity) +
+      definesWeight * (defines.get(fileId) ?? 0);
+    // The caller's evidence (the graph) is no match of the question's words: coverage does not scale it.
+    out.push({ fileId, path, score: (evidence * coverage ** w.rarity + w.extra * (extra.get(fileId) ?? 0)) * pathPrior(path, w) });
   }
   return out.filter((f) => f.score > 0).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, MAX_FILES);
 }

@@ -9,6 +9,8 @@ import { packRows } from "../pack-rows.js";
 import { weightedPageRank } from "../page-rank.js";
 import { ftsAnyOf, queryNgrams, queryTerms } from "../query-terms.js";
 import { rankDeclarations } from "./code-rows.js";
+import { MIN_FILES, rankFiles } from "../code/rank-files.js";
+import { FILE_CUT, relevanceCut } from "../code/relevance-cut.js";
 import { DEFAULT_FEEDBACK, feedbackTerms } from "./feedback-terms.js";
 import type { FeedbackDocument, FeedbackOptions } from "./feedback-terms.js";
 import type { AnswerDeclaration } from "./code-rows.js";
@@ -44,6 +46,12 @@ export interface AnswerEntity {
 
 export type { AnswerDeclaration } from "./code-rows.js";
 
+/** A file to open for the question: the ranked list shared with code_context_pack (rank-files.ts). */
+export interface AnswerFile {
+  fileId: string;
+  filepath: string;
+}
+
 export interface MemoryQueryAnswer {
   query: string;
   cells: AnswerCell[];
@@ -51,6 +59,8 @@ export interface MemoryQueryAnswer {
   artifacts: Array<{ artifactId: string; title: string }>;
   /** Code declarations answering the question (see code-rows.ts), their own cells left out of `cells`. */
   declarations: AnswerDeclaration[];
+  /** The files an agent should open, best first (the one file ranking of code questions). */
+  files: AnswerFile[];
   budget: number;
   used: number;
 }
@@ -71,7 +81,8 @@ type Row =
   | ({ t: "cell" } & AnswerCell)
   | ({ t: "entity" } & AnswerEntity)
   | { t: "artifact"; artifactId: string; title: string }
-  | ({ t: "declaration" } & AnswerDeclaration);
+  | ({ t: "declaration" } & AnswerDeclaration)
+  | ({ t: "file" } & AnswerFile);
 
 /** Symbols a query names are listed (and walked from) only when their name names at most this many: `router` naming a dozen variables names none of them. */
 const MAX_SAME_NAME = 3;
@@ -96,9 +107,10 @@ export async function memoryQuery(
 ): Promise<MemoryQueryAnswer> {
   const { projectIds } = scope;
   const count = tools.tokens;
-  const [ranked, declarations] = await Promise.all([
+  const [ranked, declarations, files] = await Promise.all([
     rankCells(q, projectIds, req),
     rankDeclarations(q, projectIds, queryTerms(req.query), req.fileIds),
+    answerFiles(q, projectIds, req),
   ]);
   const seeds = ranked.seeds;
   const related = await relatedEntities(q, ranked.cells.slice(0, 30).map((c) => c.cellId), ranked.walkEntities, seeds, req.fileIds);
@@ -115,8 +127,28 @@ export async function memoryQuery(
     ),
     ...entities.slice(seeds.length).map((e) => ({ t: "entity" as const, ...e })),
   ];
-  const packed = packRows(rows, req.budget, count, (r) => JSON.stringify(shape(req.query, r)));
+  const serialize = (r: Row[]) => JSON.stringify(shape(req.query, r));
+  const fileRows = files.map((f) => ({ t: "file" as const, ...f }));
+  const reserve = Math.min(count(JSON.stringify(files)), Math.floor(req.budget * FILE_SHARE));
+  const head = packRows(rows, Math.max(count(serialize([])), req.budget - reserve), count, serialize);
+  const packed = packRows([...head.rows, ...fileRows], req.budget, count, serialize);
   return { ...shape(req.query, packed.rows), budget: req.budget, used: packed.used };
+}
+
+/** Most of the budget the file list may keep from the other rows: a quarter, as in code_context_pack. */
+const FILE_SHARE = 0.25;
+
+/**
+ * The files an agent should open for the question, best first, by the one
+ * file ranking of code questions (rank-files.ts): at least
+ * {@link MIN_FILES} when the corpus has them, more while relevance holds;
+ * with `fileIds`, only those files.
+ */
+async function answerFiles(q: Queryable, projectIds: string[], req: Pick<MemoryQueryRequest, "query" | "fileIds">): Promise<AnswerFile[]> {
+  const allowed = req.fileIds?.length ? new Set(req.fileIds) : undefined;
+  const ranked = (await rankFiles(q, projectIds, req.query)).filter((f) => !allowed || allowed.has(f.fileId));
+  const kept = relevanceCut(ranked, FILE_CUT).length;
+  return ranked.slice(0, Math.max(kept, MIN_FILES)).map((f) => ({ fileId: f.fileId, filepath: f.path }));
 }
 
 /**
@@ -135,13 +167,14 @@ function interleave<A, B>(a: readonly A[], b: readonly B[]): Array<A | B> {
 }
 
 /** The answer's rows as serialized: `used` is the token count of exactly this. */
-function shape(query: string, rows: Row[]): Pick<MemoryQueryAnswer, "query" | "cells" | "entities" | "artifacts" | "declarations"> {
+function shape(query: string, rows: Row[]): Pick<MemoryQueryAnswer, "query" | "cells" | "entities" | "artifacts" | "declarations" | "files"> {
   return {
     query,
     cells: rows.flatMap(({ t, ...c }) => (t === "cell" ? [c as AnswerCell] : [])),
     entities: rows.flatMap(({ t, ...e }) => (t === "entity" ? [e as AnswerEntity] : [])),
     artifacts: rows.flatMap((r) => (r.t === "artifact" ? [{ artifactId: r.artifactId, title: r.title }] : [])),
     declarations: rows.flatMap(({ t, ...d }) => (t === "declaration" ? [d as AnswerDeclaration] : [])),
+    files: rows.flatMap(({ t, ...f }) => (t === "file" ? [f as AnswerFile] : [])),
   };
 }
 
