@@ -24,6 +24,12 @@ import type { TaskKind, TaskRun } from "../tasks/task-kind.js";
 import { parseSource } from "./document-source.js";
 import { readServedFile } from "./served-file.js";
 import { webPath } from "./web-path.js";
+import { scanDecodedText } from "../ingest/secrets/scan-for-secrets.js";
+
+/** The lease's intent for one document: its source, unless the source holds a credential (a token in a URL's query), which is never stored. */
+function ingestIntent(source: string): string {
+  return scanDecodedText(source) === null ? `document_ingest ${source}`.slice(0, 2000) : "document_ingest";
+}
 
 /** The task kind's name: the action that queues it. */
 export const DOCUMENT_INGEST = "document_ingest";
@@ -80,7 +86,7 @@ export async function runDocumentIngest(task: TaskRun, options: DocumentIngestOp
   const answer = await ingestBatch(
     task.db,
     { projectId: task.projectId },
-    { files: [doc.file], intent: `document_ingest ${source}`.slice(0, 2000), origin: doc.origin, quotaBytes: task.tools.storage.quotaBytes },
+    { files: [doc.file], intent: ingestIntent(source), origin: doc.origin, quotaBytes: task.tools.storage.quotaBytes },
     task.tools,
   );
   const refused = answer.refused[0];

@@ -4,6 +4,7 @@ import type { AnyEndpoint } from "../core/endpoint.js";
 import { AppError } from "../errors.js";
 import { fileSchema } from "../graph/resources.js";
 import { decodeBase64 } from "./accept/accept-files.js";
+import { scanDecodedText } from "./secrets/scan-for-secrets.js";
 import type { IncomingFile } from "./accept/accept-files.js";
 import { CHUNK_ID, findMissingChunks, storeChunk } from "./accept/chunks.js";
 import { ingestAnswerSchema, ingestBatch } from "./accept/ingest-batch.js";
@@ -35,6 +36,8 @@ const ingestBody = z.object({
     .unknown()
     .optional()
     .refine((s) => s === undefined || s === null || (typeof s === "string" && s.length <= 2000), bare("intent must be a string of at most 2000 characters"))
+    // The intent is kept with the lease and shown by ingest_status: a credential in it is refused, not stored.
+    .refine((s) => typeof s !== "string" || scanDecodedText(s) === null, bare("intent looks like a credential; leave it out"))
     .transform((s) => (typeof s === "string" ? s : undefined)),
 });
 

@@ -1,7 +1,7 @@
 import { classifyFile, defaultContentType } from "./media-types.js";
 import type { FileType } from "./media-types.js";
 import { normalizePath } from "./normalize-path.js";
-import { scanForSecrets } from "../secrets/scan-for-secrets.js";
+import { scanDecodedText, scanForSecrets } from "../secrets/scan-for-secrets.js";
 
 /** One file as a caller hands it over (bytes already decoded). */
 export interface IncomingFile {
@@ -52,6 +52,9 @@ export function acceptFiles(files: readonly IncomingFile[]): { accepted: Accepte
 function checkFile(f: IncomingFile): AcceptedFile | { reason: string } {
   const norm = normalizePath(f.path);
   if (!norm.ok) return { reason: norm.reason };
+  // A path is listed and shown everywhere the file is, includeSecret or not: a credential in it is never stored.
+  const inPath = scanDecodedText(norm.path);
+  if (inPath) return { reason: `path looks like a credential (rule ${inPath.rule}); rename the file` };
   if (!f.bytes) return { reason: f.bytesProblem ?? "content is missing" };
   if (f.contentType !== undefined && (typeof f.contentType !== "string" || !/^[\w.+-]+\/[\w.+-]+/.test(f.contentType))) {
     return { reason: "contentType is not a media type" };
