@@ -9,6 +9,7 @@ import { createCursorCodec } from "./core/cursor.js";
 import { dispatchEndpoints } from "./core/dispatch-endpoints.js";
 import type { AnyEndpoint } from "./core/endpoint.js";
 import { Service } from "./core/service.js";
+import { folderScans } from "./core/tools.js";
 import type { Clock, Tools } from "./core/tools.js";
 import { artifactEndpoints } from "./artifacts/artifact-endpoints.js";
 import { artifactTaskKind } from "./artifacts/artifact-task.js";
@@ -93,7 +94,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       clock,
       pipeline: (task, handler) => service.runTask(task, handler),
     });
-    const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax }, tasks };
+    const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax }, tasks, scans: folderScans() };
     const catalog = new Catalog(options.actions ?? productActions);
     const offered = catalog.select(config.tools, toolProfiles);
     const service = new Service({ db, tools, catalog, rateLimit: config.rateLimit, checkOutput: options.checkOutput });

@@ -83,7 +83,7 @@ export const codeContextPackAction = defineAction({
   async run(req, ctx) {
     const budget = req.budget ?? DEFAULT_BUDGET;
     const pack = await codeContextPack(ctx.db, ctx.scope, { ...req, budget }, ctx.tools);
-    return { ...pack, ...(await indexingNote(ctx.db, ctx.scope)) };
+    return { ...pack, ...(await indexingNote(ctx.db, ctx.scope, ctx.tools)) };
   },
   links: (pack) => [
     ...pack.declarations.map((d) => ({ kind: "file" as const, id: d.fileId, name: d.filepath })),

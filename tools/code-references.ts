@@ -62,7 +62,7 @@ export const codeReferencesAction = defineAction({
   readOnly: true,
   run: async (args, ctx) => {
     const page = await listCodeReferences(ctx.db, ctx.scope, { query: args.query ?? "", limit: args.limit ?? DEFAULT_PAGE_SIZE });
-    return { ...page, ...(await indexingNote(ctx.db, ctx.scope)) };
+    return { ...page, ...(await indexingNote(ctx.db, ctx.scope, ctx.tools)) };
   },
   links: (page) => page.references.map((r) => ({ kind: "file" as const, id: r.fileId, name: r.filepath })),
 });

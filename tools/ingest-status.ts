@@ -19,7 +19,8 @@ export const ingestStatusAction = defineAction({
   version: "1.0.0",
   title: "Ingest status",
   description:
-    "Says whether the project's files are read: state (reading while any file is queued or being read, else idle), the corpus " +
+    "Says whether the project's files are read: state (scanning until the served folder's first scan has listed it, then " +
+    "reading while any file is queued or being read, else idle), the corpus " +
     "version (one more per ingest batch), file counts {queued, reading, ready, failed}, the last ingest intent, and the first " +
     `${FAILED_SHOWN} failed files with their errors (path and reason). Call it after document_ingest, an ingest or a folder change ` +
     "before trusting memory_query or code_context_pack to see the new content; poll every few seconds while state is reading. " +

@@ -147,11 +147,11 @@ export const memoryQueryAction = defineAction({
       const page = { cursor: req.cursor || undefined, limit: DEFAULT_PAGE_SIZE };
       const kind = req.kind ?? "cells";
       const read = kind === "cells" ? await readCells(ctx.db, ctx.scope, page, ctx.tools) : await readEntities(ctx.db, ctx.scope, page, ctx.tools);
-      return { kind, items: read.rows, nextCursor: read.nextCursor, ...(await indexingNote(ctx.db, ctx.scope)) };
+      return { kind, items: read.rows, nextCursor: read.nextCursor, ...(await indexingNote(ctx.db, ctx.scope, ctx.tools)) };
     }
     const budget = req.budget ?? DEFAULT_BUDGET;
     const found = await memoryQuery(ctx.db, ctx.scope, { query: req.query, budget, fileIds: req.fileIds, entities: req.entities }, ctx.tools);
-    const answer = { ...found, ...(await indexingNote(ctx.db, ctx.scope)) };
+    const answer = { ...found, ...(await indexingNote(ctx.db, ctx.scope, ctx.tools)) };
     if (!req.schema) return answer;
     const s = await answerStructured(req.schema, req.query, answer.cells, ctx.sampler);
     return { ...answer, structured: s.structured, citations: s.citations, ...(s.missing ? { missing: s.missing } : {}), structuredBy: s.source };

@@ -28,6 +28,18 @@ export interface TaskQueue {
 }
 
 /**
+ * The folders this process is making its first pass over, by project:
+ * until a folder's first scan has listed it and queued its files, the
+ * project's file counts say nothing of what is to come, so answers must
+ * not look complete (`indexing` with `total` unknown, the lease `scanning`).
+ */
+export interface FolderScans {
+  /** Marks the project's folder as being scanned; the function returned ends the mark (once). */
+  begin(projectId: string): () => void;
+  scanning(projectId: string): boolean;
+}
+
+/**
  * What a handler is given besides the database and the scope: the small,
  * pure capabilities a domain needs (time, cursors, token counts, a nudge to
  * the reader, storage limits). Wired once in `createApp`; domains take it as their last
@@ -42,4 +54,25 @@ export interface Tools {
   readonly storage: { readonly quotaBytes: number; readonly submitDailyMax: number };
   /** Detached work (artifact generation, document fetching). */
   readonly tasks: TaskQueue;
+  /** Folders whose first scan is under way. */
+  readonly scans: FolderScans;
+}
+
+/** A process's record of the folders being scanned: a count per project, so two watches of one project both hold it. */
+export function folderScans(): FolderScans {
+  const open = new Map<string, number>();
+  return {
+    begin(projectId) {
+      open.set(projectId, (open.get(projectId) ?? 0) + 1);
+      let ended = false;
+      return () => {
+        if (ended) return;
+        ended = true;
+        const left = (open.get(projectId) ?? 1) - 1;
+        if (left > 0) open.set(projectId, left);
+        else open.delete(projectId);
+      };
+    },
+    scanning: (projectId) => open.has(projectId),
+  };
 }

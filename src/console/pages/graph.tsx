@@ -23,7 +23,7 @@ export async function overviewPage({ visit, project }: PageContext): Promise<Ren
           <h2 id="reading">Reading</h2>
           <dl class="facts">
             <dt>State</dt>
-            <dd>{lease.state === "reading" ? "Reading files" : "Idle"}</dd>
+            <dd>{lease.state === "reading" ? "Reading files" : lease.state === "scanning" ? "Listing the folder" : "Idle"}</dd>
             <dt>Corpus version</dt>
             <dd>{lease.version}</dd>
             <dt>Ready</dt>

@@ -10,8 +10,8 @@ import { corpusVersion } from "../../store/access/projects.js";
 export const leaseStatusSchema = z.object({
   leaseId: z.string(),
   projectId: z.string(),
-  /** `reading` while any file is queued or being read, else `idle`. */
-  state: z.enum(["idle", "reading"]),
+  /** `scanning` while the folder's first scan has not listed it, then `reading` while any file is queued or being read, else `idle`. */
+  state: z.enum(["idle", "scanning", "reading"]),
   version: z.number().int(),
   files: z.object({ queued: z.number().int(), reading: z.number().int(), ready: z.number().int(), failed: z.number().int() }),
   intent: z.string().nullable(),
@@ -20,7 +20,7 @@ export const leaseStatusSchema = z.object({
 export type LeaseStatus = z.infer<typeof leaseStatusSchema>;
 
 /** The project's lease with its live counts (the lease is created on first read). */
-export async function leaseStatus(db: Queryable, scope: Pick<Scope, "projectId">, tools: Pick<Tools, "clock">): Promise<LeaseStatus> {
+export async function leaseStatus(db: Queryable, scope: Pick<Scope, "projectId">, tools: Pick<Tools, "clock" | "scans">): Promise<LeaseStatus> {
   const { projectId } = scope;
   const lease = (await getLease(db, projectId)) ?? (await touchLease(db, projectId, undefined, new Date(tools.clock()).toISOString()));
   const counts = await fileStatusCounts(db, projectId);
@@ -28,7 +28,7 @@ export async function leaseStatus(db: Queryable, scope: Pick<Scope, "projectId">
   return {
     leaseId: lease.leaseId,
     projectId,
-    state: counts.queued + counts.reading > 0 ? "reading" : "idle",
+    state: tools.scans.scanning(projectId) ? "scanning" : counts.queued + counts.reading > 0 ? "reading" : "idle",
     version: await corpusVersion(db, projectId),
     files: { queued: counts.queued, reading: counts.reading, ready: counts.ready, failed: counts.failed },
     intent: lease.lastIntent,

@@ -27,7 +27,7 @@ const SYNC_INTENT = "folder sync";
 /** What a sync needs of the app: the store, the clock and the reading worker. */
 export interface SyncHost {
   readonly db: Db;
-  readonly tools: Pick<Tools, "clock" | "storage">;
+  readonly tools: Pick<Tools, "clock" | "storage" | "scans">;
   readonly worker: Pick<IngestWorker, "kick" | "whenIdle">;
 }
 

@@ -65,6 +65,8 @@ class FolderWatcher implements FolderWatch {
   #closed = false;
   #limitWarned = false;
   #settledWaiters: Array<() => void> = [];
+  /** Ends the project's `scanning` mark: once the first full pass has listed the folder and queued its files. */
+  #endScan: () => void = () => undefined;
 
   constructor(
     private readonly host: SyncHost,
@@ -79,6 +81,7 @@ class FolderWatcher implements FolderWatch {
   }
 
   start(): void {
+    this.#endScan = this.host.tools.scans.begin(this.projectId);
     this.#kick();
   }
 
@@ -96,6 +99,7 @@ class FolderWatcher implements FolderWatch {
     for (const w of this.#dirs.values()) w.close();
     this.#dirs.clear();
     await this.#running;
+    this.#endScan();
     this.#resolveFirst(undefined);
     this.#wakeSettled();
   }
@@ -163,6 +167,7 @@ class FolderWatcher implements FolderWatch {
     this.#report(changes);
     if (!this.#first) return;
     this.#first = false;
+    this.#endScan();
     summarizeSync(this.host, this.projectId, changes, started, { signal: this.#abort.signal }).then(
       (summary) => this.#resolveFirst(summary),
       () => this.#resolveFirst(undefined),

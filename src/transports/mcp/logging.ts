@@ -68,7 +68,8 @@ export const loggingFeature: McpFeature = {
     projectWatch(server, ctx).on(async (next, previous) => {
       if (previous.state === "idle") base = previous;
       const from = base ?? previous;
-      if (next.state === "reading") {
+      // Scanning is reading's first part: the folder is listed, then its files read.
+      if (next.state !== "idle") {
         if (previous.state === "idle") await log.send("info", "pks.ingest", { message: readingStarted(next), event: "reading_started", ...lease(next) });
         return;
       }

@@ -8,7 +8,7 @@ export const WATCH_INTERVAL_MS = 2_000;
 /** The project's lease as `GET /v1/projects/{projectId}/ingest` answers it, as far as watching needs. */
 export interface LeaseSnapshot {
   projectId: string;
-  state: "idle" | "reading";
+  state: "idle" | "scanning" | "reading";
   version: number;
   files: { queued: number; reading: number; ready: number; failed: number };
   updatedAt: string;
