@@ -26,7 +26,7 @@ import { COLLECT_INTERVAL_MS, collectChunks } from "./ingest/accept/storage.js";
 import { log } from "./logger.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
 import { serverInstructions } from "./prompts.js";
-import { openDatabase } from "./store/db.js";
+import { openForStart, startError } from "./store/db.js";
 import type { Db } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
 import { settingOrCreate } from "./store/access/settings.js";
@@ -80,9 +80,8 @@ export interface App {
 
 /** The one place everything is wired: opens and migrates the store, builds the service and transports. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
-  const db = await openDatabase({ url: config.dbUrl, authToken: config.dbAuthToken });
+  const db = await openForStart({ url: config.dbUrl, authToken: config.dbAuthToken }, migrate);
   try {
-    await migrate(db);
     const secret = await settingOrCreate(db, "cursor_secret", () => randomBytes(32).toString("base64url"));
     const clock = options.clock ?? Date.now;
     const cursors = createCursorCodec(secret);
@@ -127,7 +126,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     };
   } catch (err) {
     db.close();
-    throw err;
+    throw startError(err, config.dbUrl);
   }
 }
 

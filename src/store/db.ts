@@ -197,3 +197,57 @@ export function mapDbError(err: unknown): unknown {
   }
   return err;
 }
+
+/**
+ * Opens and migrates the database the server starts on; a failure says what
+ * is wrong with it and what to do, not `internal error`: a damaged file, a
+ * read-only file system (or no permission), no space left. Anything else is
+ * thrown as it came.
+ */
+export async function openForStart(options: OpenOptions, migrateDb: (db: Db) => Promise<unknown>): Promise<Db> {
+  let db: Db | undefined;
+  try {
+    db = await openDatabase(options);
+    await migrateDb(db);
+    return db;
+  } catch (err) {
+    db?.close();
+    throw startError(err, options.url);
+  }
+}
+
+/**
+ * A failure while the server starts on the database at `url` (opening,
+ * migrating, its first writes), said as what is wrong and what to do when
+ * it is a damaged file, a file that cannot be written or opened, or a full
+ * disk; any other failure as it came.
+ */
+export function startError(err: unknown, url: string): unknown {
+  const problem = startProblem(err);
+  if (!problem) return err;
+  const where = kindOf(url) === "file" ? filePath(url) : url;
+  return new Error(`cannot start on the database ${where}: ${problem}`, { cause: err });
+}
+
+/** The start failure in words with its remedy, or undefined when it is none of the known ones. */
+function startProblem(err: unknown): string | undefined {
+  const texts: string[] = [];
+  for (let e: unknown = err; e && texts.length < 4; e = (e as { cause?: unknown }).cause) {
+    const x = e as { code?: unknown; message?: unknown };
+    texts.push(`${String(x.code ?? "")} ${String(x.message ?? "")}`);
+  }
+  const all = texts.join(" ");
+  if (/SQLITE_CORRUPT|SQLITE_NOTADB|malformed|not a database/i.test(all)) {
+    return "the file is damaged (not a database, or truncated); restore it from a backup, or move it aside to start on an empty one";
+  }
+  if (/SQLITE_READONLY|EROFS|EACCES|EPERM|read-only|readonly/i.test(all)) {
+    return "it cannot be written (a read-only file system, or no permission); serve it from a writable place or fix its permissions";
+  }
+  if (/SQLITE_CANTOPEN|ConnectionFailed|unable to open/i.test(all)) {
+    return "it cannot be opened or created (a read-only file system, a missing folder, or no permission); serve it from a writable place or fix its permissions";
+  }
+  if (/SQLITE_FULL|ENOSPC|disk is full|no space/i.test(all)) {
+    return "no space is left on its disk; free some space and start again";
+  }
+  return undefined;
+}
