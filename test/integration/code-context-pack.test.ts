@@ -157,6 +157,20 @@ describe("code_context_pack", () => {
     expect(unknown).toEqual(plain);
   });
 
+  it("a seed never lowers its own file: the file of a seed symbol ranks no lower than without the seed", async () => {
+    const task = "validate rejects negative numbers";
+    const rank = (p: Pack, path: string) => {
+      const at = p.files.findIndex((f) => f.filepath === path);
+      return at < 0 ? Number.POSITIVE_INFINITY : at;
+    };
+    for (const [seed, file] of [["parseConfigFile", "src/config/parse-config.ts"], ["validateAmount", "src/billing/validate-amount.ts"], ["startServer", "src/app.ts"]] as const) {
+      const plain = await pack({ task });
+      const seeded = await pack({ task, seedSymbols: seed });
+      expect(rank(seeded, file), seed).toBeLessThanOrEqual(rank(plain, file));
+      expect(rank(seeded, file), seed).toBe(0);
+    }
+  });
+
   it("names why each file is there: a match, reached through references, or through the seeds' imports", async () => {
     const p = await pack({ task: "startServer" });
     expect(p.declarations[0]!.symbol).toBe("startServer");
@@ -300,6 +314,19 @@ describe("code_context_pack: diversity, copies, tests and budgets", () => {
     expect(p.files).toContainEqual(expect.objectContaining({ filepath: "test/text/slugify.test.ts", reason: "test" }));
     const other = await pack({ task: "dispatch routes a request to its handler" });
     expect(other.files.some((f) => f.reason === "test")).toBe(false);
+  });
+
+  it("gives more with a bigger budget while relevance holds, and a bigger budget's declarations hold a smaller one's", async () => {
+    const task = "token parser for a token kind";
+    const packs = [];
+    for (const budget of [1000, 2000, 4096, 8192, 16_384]) packs.push(await pack({ task, budget }));
+    for (let i = 1; i < packs.length; i++) {
+      const before = packs[i - 1]!.declarations.map((d) => d.symbolId);
+      const after = new Set(packs[i]!.declarations.map((d) => d.symbolId));
+      expect(after.size, String(packs[i]!.budget)).toBeGreaterThanOrEqual(before.length);
+      expect(before.filter((id) => !after.has(id)), String(packs[i]!.budget)).toEqual([]);
+    }
+    expect(packs[4]!.declarations.length).toBeGreaterThan(packs[2]!.declarations.length);
   });
 
   it("lets the budget decide how much comes back: more than 40 declarations when they are relevant, a tiny budget kept", async () => {

@@ -278,3 +278,66 @@ describe("memory_query serves code", () => {
     expect(small.declarations.length + small.cells.length).toBeGreaterThan(0);
   });
 });
+
+const RETRY = `/** Schedules the next attempt of a charge whose payment failed. */
+export function retryCharge(chargeId: string, attempt: number): Date {
+  return new Date(Date.now() + attempt * 86_400_000);
+}
+`;
+
+/** A module of the billing code touching charges, one of many. */
+const chargeStep = (i: number) => `/** Step ${i} of settling a charge. */
+export function settleChargeStep${i}(chargeId: string): string {
+  return chargeId + "-${i}";
+}
+`;
+
+describe("memory_query: the files to open, budgets and the best row at a tight budget", () => {
+  let w: TestWorld;
+  const enc = get_encoding("o200k_base");
+  const answer = async (input: Record<string, unknown>) => {
+    const res = await send(w, "/v1/api/actions", { method: "POST", key: w.keys.viewer, project: w.projectId, json: { action: "memory_query", input } });
+    expect(res.status, JSON.stringify(input)).toBe(200);
+    return ((await res.json()) as { result: Answer }).result;
+  };
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    await ingest(w, [
+      fileEntry("docs/payments.md", "# Payments\n\n## Retries\n\nFailed charges are retried three times, one day apart, before the invoice is marked unpaid.\n"),
+      fileEntry("src/billing/retry.ts", RETRY),
+      ...Array.from({ length: 12 }, (_, i) => fileEntry(`src/billing/settle-${i}.ts`, chargeStep(i))),
+    ]);
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => {
+    enc.free();
+    await w.close();
+  });
+
+  it("at budget 200 the row that says what was asked wins, whatever its kind: the cell saying three times", async () => {
+    const a = await answer({ query: "How many times are failed charges retried?", budget: 200 });
+    expect(a.cells[0]?.text).toMatch(/three times/);
+    expect(a.used).toBeLessThanOrEqual(200);
+  });
+
+  it("lists at least ten files to open, best first, holding the files of its declarations, counted in used", async () => {
+    const a = await answer({ query: "How is a failed charge retried?" });
+    expect(a.files.length).toBeGreaterThanOrEqual(10);
+    expect(a.files[0]!.filepath).toBe("src/billing/retry.ts");
+    const listed = new Set(a.files.map((f) => f.filepath));
+    expect(a.declarations.slice(0, 3).every((d) => listed.has(d.filepath))).toBe(true);
+    expect(a.used).toBe(enc.encode(JSON.stringify({ query: a.query, cells: a.cells, entities: a.entities, artifacts: a.artifacts, declarations: a.declarations, files: a.files })).length);
+  });
+
+  it("gives more with a bigger budget while relevance holds", async () => {
+    const query = "How is a charge settled step by step?";
+    const sizes = [];
+    for (const budget of [300, 1000, 4096, 16_384]) {
+      const a = await answer({ query, budget });
+      sizes.push(a.declarations.length + a.cells.length + a.files.length);
+    }
+    for (let i = 1; i < sizes.length; i++) expect(sizes[i]!).toBeGreaterThanOrEqual(sizes[i - 1]!);
+    expect(sizes[3]!).toBeGreaterThan(sizes[0]!);
+  });
+});

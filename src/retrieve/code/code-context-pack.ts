@@ -7,7 +7,7 @@ import type { Ranking, RankWeights } from "./rank-declarations.js";
 import { MIN_FILES, rankFiles } from "./rank-files.js";
 import { packedDeclaration } from "./packed-rows.js";
 import type { PackedDeclaration, PackedFile } from "./packed-rows.js";
-import { DECLARATION_CUT, FILE_CUT, relevanceCut } from "./relevance-cut.js";
+import { declarationCutAt, FILE_CUT, relevanceCut } from "./relevance-cut.js";
 import type { CutRule } from "./relevance-cut.js";
 import { resolveSeeds } from "./resolve-seeds.js";
 import type { Seeds } from "./resolve-seeds.js";
@@ -89,7 +89,7 @@ export async function codeContextPack(
   const count = tools.tokens;
   const seeds = await resolveSeeds(q, projectIds, req);
   const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
-  const cut = relevanceCut(ranking.declarations, req.tuning?.declarations ?? DECLARATION_CUT);
+  const cut = relevanceCut(ranking.declarations, req.tuning?.declarations ?? declarationCutAt(req.budget));
   const files = await listedFiles(q, projectIds, req, seeds, ranking);
   const serialize = (rows: Row[]) => JSON.stringify(shape(rows));
   const empty = count(serialize([]));

@@ -45,6 +45,17 @@ const COVERING_POOL = 50;
 /** Questions of at most this many terms also look for declarations holding all terms but one (one query per term left out). */
 const MAX_SUBSET_TERMS = 6;
 const MAX_ROWS = 30;
+/** The default budget, at which {@link MAX_ROWS} was measured. */
+const MEASURED_BUDGET = 4096;
+
+/**
+ * Declarations listed at most at a budget: {@link MAX_ROWS} up to the
+ * default budget, growing with it beyond (a caller giving twice the room
+ * may get twice the rows, while they pass the relevance cut).
+ */
+export function maxRowsAt(budget: number): number {
+  return Math.round(MAX_ROWS * Math.max(1, budget / MEASURED_BUDGET));
+}
 /** A row is kept while its score is at least this share of the best (a quarter in the first hono run; a tenth chosen on the kysely tuning set). */
 const CUT = 0.1;
 const MAX_MEMBERS = 24;
@@ -115,6 +126,7 @@ export async function rankDeclarations(
   projectIds: readonly string[],
   terms: readonly string[],
   fileIds: readonly string[] | undefined,
+  maxRows = MAX_ROWS,
 ): Promise<AnswerDeclaration[]> {
   if (terms.length === 0) return [];
   const hits = await candidates(q, projectIds, terms, fileIds);
@@ -143,7 +155,7 @@ export async function rankDeclarations(
     const score = (h.score / top) * coverage * (1 + NAMED * naming) * aside;
     return [{ row, score, coverage, terms: hit.filter((w) => w.has !== ALL).map((w) => w.term).join(" ") }];
   });
-  const picked = pickDiverse(scored);
+  const picked = pickDiverse(scored, maxRows);
   return Promise.all(picked.map((r) => answerRow(q, projectIds, r)));
 }
 
@@ -188,11 +200,11 @@ async function candidates(q: Queryable, projectIds: readonly string[], terms: re
  * and pushed those answers past the relevance cut there). Picked worths
  * only fall, so the relevance cut keeps a prefix.
  */
-function pickDiverse(scored: Array<{ row: DeclarationDetail; score: number; coverage: number; terms: string }>): DeclarationDetail[] {
+function pickDiverse(scored: Array<{ row: DeclarationDetail; score: number; coverage: number; terms: string }>, maxRows: number): DeclarationDetail[] {
   const candidates = scored
     .filter((c) => c.score > 0)
     .map((c) => ({ item: c.row, file: c.row.fileId, score: c.score, terms: new Map([[c.terms, c.score * (1 - c.coverage)]]) }));
-  const picked = diversify(candidates, { term: SAME_TERMS, file: 1, whole: 0 }, MAX_ROWS);
+  const picked = diversify(candidates, { term: SAME_TERMS, file: 1, whole: 0 }, maxRows);
   const best = picked[0]?.worth ?? 0;
   const kept = picked.findIndex((p) => p.worth < CUT * best);
   return (kept < 0 ? picked : picked.slice(0, kept)).map((p) => p.item);

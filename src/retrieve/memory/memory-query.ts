@@ -7,8 +7,8 @@ import { bestCellsOfFiles, searchCells, searchFiles } from "../../store/search/l
 import type { CellHit, FileHit } from "../../store/search/lexical-search.js";
 import { packRows } from "../pack-rows.js";
 import { weightedPageRank } from "../page-rank.js";
-import { ftsAnyOf, queryNgrams, queryTerms } from "../query-terms.js";
-import { rankDeclarations } from "./code-rows.js";
+import { ftsAnyOf, identifierParts, queryNgrams, queryTerms } from "../query-terms.js";
+import { maxRowsAt, rankDeclarations } from "./code-rows.js";
 import { MIN_FILES, rankFiles } from "../code/rank-files.js";
 import { FILE_CUT, relevanceCut } from "../code/relevance-cut.js";
 import { DEFAULT_FEEDBACK, feedbackTerms } from "./feedback-terms.js";
@@ -109,7 +109,7 @@ export async function memoryQuery(
   const count = tools.tokens;
   const [ranked, declarations, files] = await Promise.all([
     rankCells(q, projectIds, req),
-    rankDeclarations(q, projectIds, queryTerms(req.query), req.fileIds),
+    rankDeclarations(q, projectIds, queryTerms(req.query), req.fileIds, maxRowsAt(req.budget)),
     answerFiles(q, projectIds, req),
   ]);
   const seeds = ranked.seeds;
@@ -124,6 +124,7 @@ export async function memoryQuery(
     ...interleave(
       declarations.map(({ cellId: _cell, ...d }) => ({ t: "declaration" as const, ...d })),
       cells.map((c) => ({ t: "cell" as const, ...c })),
+      cellLeads(req.query, declarations[0], cells[0]),
     ),
     ...entities.slice(seeds.length).map((e) => ({ t: "entity" as const, ...e })),
   ];
@@ -152,18 +153,44 @@ async function answerFiles(q: Queryable, projectIds: string[], req: Pick<MemoryQ
 }
 
 /**
- * Declarations and cells alternately, each list in its own rank order: a
+ * Declarations and cells alternately (`bFirst`: the second list leads), each list in its own rank order: a
  * code question's declarations and a prose question's claims both reach
  * the head of the packing, whichever list the question is better answered
  * by, and neither can take the whole budget while the other has rows.
  */
-function interleave<A, B>(a: readonly A[], b: readonly B[]): Array<A | B> {
+function interleave<A, B>(a: readonly A[], b: readonly B[], bFirst = false): Array<A | B> {
   const out: Array<A | B> = [];
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    if (bFirst && i < b.length) out.push(b[i]!);
     if (i < a.length) out.push(a[i]!);
-    if (i < b.length) out.push(b[i]!);
+    if (!bFirst && i < b.length) out.push(b[i]!);
   }
   return out;
+}
+
+/** A word's leading letters, as far as a plural, tense or `-ing` ending leaves them (retried, retry → retr). */
+const wordRoot = (w: string) => w.slice(0, Math.max(4, w.length - 3));
+
+/** The share of the question's terms a text holds, a term matching a word of the same root. */
+function termShare(terms: readonly string[], text: string): number {
+  if (terms.length === 0) return 0;
+  const words = new Set(text.split(/[^\p{L}\p{N}]+/u).flatMap((w) => identifierParts(w)).map(wordRoot));
+  return terms.filter((t) => words.has(wordRoot(t))).length / terms.length;
+}
+
+/**
+ * Whether the best cell goes before the best declaration: when its text
+ * holds more of the question's terms than the declaration's name, header
+ * and doc do. At a tight budget the first row is the whole answer, and it
+ * should be the one that says what was asked ("How many times are failed
+ * charges retried?" is answered by the cell saying "three times", not by
+ * the `retryCharge` declaration), whatever its kind.
+ */
+function cellLeads(query: string, declaration: AnswerDeclaration | undefined, cell: AnswerCell | undefined): boolean {
+  if (!cell) return false;
+  if (!declaration) return true;
+  const terms = queryTerms(query);
+  return termShare(terms, cell.text) > termShare(terms, `${declaration.name} ${declaration.signature} ${declaration.doc ?? ""}`);
 }
 
 /** The answer's rows as serialized: `used` is the token count of exactly this. */
