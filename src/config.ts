@@ -50,6 +50,13 @@ export interface Config {
    * fit is refused naming the limit.
    */
   readonly maxResultTokens: number;
+  /**
+   * The artifact schema a local caller (stdio, `pks call`) files
+   * `object_submit` records under (`--submit-type`, `PKS_SUBMIT_TYPE`): the
+   * folder owner's binding, as a key's bound type is for a key. Unset, the
+   * local owner has none and `object_submit` says so.
+   */
+  readonly submitType: string | undefined;
 }
 
 /** Flags as the CLI collected them; each overrides its environment variable. */
@@ -59,6 +66,7 @@ export interface ConfigFlags {
   host?: string;
   port?: string | number;
   tools?: string;
+  submitType?: string;
 }
 
 const list = z
@@ -87,6 +95,7 @@ const schema = z.object({
   fetchAllow: list,
   fetchTimeoutMs: z.coerce.number().int().positive(),
   maxResultTokens: z.coerce.number().int().min(1000),
+  submitType: z.string().trim().min(1, "must name an artifact schema id").optional(),
   tools: list.refine((names) => names.length > 0, "names no tool or profile (all, code, or tool names, comma-separated)"),
 });
 
@@ -113,6 +122,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     fetchTimeoutMs: env.PKS_FETCH_TIMEOUT_MS ?? 30_000,
     tools: flags.tools ?? env.PKS_TOOLS ?? "all",
     maxResultTokens: env.PKS_MAX_RESULT_TOKENS ?? 25_000,
+    submitType: flags.submitType ?? env.PKS_SUBMIT_TYPE,
   });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -135,5 +145,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     fetch: Object.freeze({ allow: Object.freeze(c.fetchAllow), timeoutMs: c.fetchTimeoutMs }),
     tools: Object.freeze(c.tools),
     maxResultTokens: c.maxResultTokens,
+    submitType: c.submitType,
   });
 }

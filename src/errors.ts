@@ -27,6 +27,10 @@ export const ERROR_TABLE = {
   invalid_api_key: { status: 401, message: "invalid API key" },
   unauthorized: { status: 401, message: "unauthorized" },
   action_not_available: { status: 403, message: "action not available to an API key" },
+  no_submit_type: {
+    status: 403,
+    message: "no artifact schema is bound for records here: start pks with --submit-type <schemaId> (or PKS_SUBMIT_TYPE)",
+  },
   editor_access_required: { status: 403, message: "editor access required" },
   forbidden: { status: 403, message: "forbidden" },
   not_found: { status: 404, message: "not found" },

@@ -32,7 +32,8 @@ export const objectSubmitAction = defineAction({
   version: "1.0.0",
   title: "Submit a record",
   description:
-    "Stores one record against the artifact schema your API key is bound to: data holds a value for each field (every " +
+    "Stores one record against the artifact schema your API key is bound to (over stdio: the one pks was started with, " +
+    "--submit-type): data holds a value for each field (every " +
     "required field, each of its declared type: string, number, integer, boolean, string[] or number[]; no other keys). " +
     "A record that does not match is refused and nothing is stored. A stored record is listed by the records read and " +
     "found by memory_query. Answers {recordId}. Good call: {\"data\": {\"name\": \"Ada\", \"score\": 3}}.",

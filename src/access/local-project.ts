@@ -30,7 +30,11 @@ export async function ensureLocalProject(db: Db, root: string): Promise<LocalPro
   });
 }
 
-/** The principal of a local caller (stdio, `pks call`): the local owner, bound to the folder's project. */
-export function localPrincipal(local: LocalProject): Principal {
-  return { userId: local.userId, via: "local", keyId: null, tier: "standard", boundProjectId: local.projectId, boundTypeId: null };
+/**
+ * The principal of a local caller (stdio, `pks call`): the local owner,
+ * bound to the folder's project and, when the owner named one
+ * (`--submit-type`), to the artifact schema `object_submit` files under.
+ */
+export function localPrincipal(local: LocalProject, boundTypeId: string | null = null): Principal {
+  return { userId: local.userId, via: "local", keyId: null, tier: "standard", boundProjectId: local.projectId, boundTypeId };
 }

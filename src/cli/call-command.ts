@@ -18,7 +18,7 @@ export function callCommand(): Command {
       const config = loadRootConfig(o);
       await withApp(o, async (app) => {
         const local = await ensureLocalProject(app.deps.db, config.root);
-        const answer = await app.service.invoke(localPrincipal(local), { action, input: parsed, projectId: local.projectId });
+        const answer = await app.service.invoke(localPrincipal(local, app.deps.config.submitType ?? null), { action, input: parsed, projectId: local.projectId });
         printJson(answer.result);
       });
     });

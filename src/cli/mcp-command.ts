@@ -15,6 +15,7 @@ export function mcpCommand(): Command {
   return withStoreOptions(new Command("mcp").description("serve a folder over MCP stdio (for Claude, Cursor …)"))
     .option("--no-sync", "do not read the folder or watch it")
     .option("--tools <profile or names>", "tools offered: all (default), code, or tool names, comma-separated (or PKS_TOOLS)")
+    .option("--submit-type <schemaId>", "the artifact schema object_submit files records under (or PKS_SUBMIT_TYPE)")
     .action(async (o) => {
       const config = loadRootConfig(o);
       let open!: (session: StdioSession) => void;
@@ -33,7 +34,7 @@ export function mcpCommand(): Command {
             if (summary) log.info("folder synced", { root: config.root, ...summaryFields(summary) });
           });
           try {
-            open({ service: app.service, catalog: app.mcpCatalog, maxResultTokens: config.maxResultTokens, endpoints: app.endpoints, principal: localPrincipal(local), projectId: local.projectId });
+            open({ service: app.service, catalog: app.mcpCatalog, maxResultTokens: config.maxResultTokens, endpoints: app.endpoints, principal: localPrincipal(local, config.submitType ?? null), projectId: local.projectId });
             await serving;
           } finally {
             await watch?.close();

@@ -38,14 +38,16 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 const ROW_TYPE = "application/x-ndjson";
 
 /**
- * Who may submit: a `submit` key bound to a type, or a standard key bound
- * to a type whose owner is at least an editor. Anyone else — no binding,
- * a viewer's standard key, the local owner — gets 403 `action not available
- * to an API key`. The type is always the key's; a submission never names one.
+ * Who may submit: a `submit` key bound to a type, a standard key bound to a
+ * type whose owner is at least an editor, or the local owner (stdio, `pks
+ * call`) of a folder served with `--submit-type`. A key with no binding, or
+ * a viewer's standard key, gets 403 `action not available to an API key`;
+ * the local owner with none is told what is missing (there is no key to
+ * speak of). The type is always the caller's; a submission never names one.
  */
 export function boundSchemaId(principal: Principal, scope: Pick<Scope, "level">): string {
   const typeId = principal.boundTypeId;
-  if (!typeId) throw new AppError("action_not_available");
+  if (!typeId) throw new AppError(principal.via === "local" ? "no_submit_type" : "action_not_available");
   if (principal.tier !== "submit" && !reaches(scope.level, "editor")) throw new AppError("action_not_available");
   return typeId;
 }
