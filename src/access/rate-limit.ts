@@ -12,7 +12,18 @@ import type { Principal } from "./principal.js";
  * `Retry-After`. A failing limiter store fails closed (503).
  */
 export async function countRequest(db: Db, principal: Principal, nowMs: number, window: RateWindow): Promise<void> {
-  const subject = principal.keyId ? `key:${principal.keyId}` : `user:${principal.userId}`;
+  await countSubject(db, principal.keyId ? `key:${principal.keyId}` : `user:${principal.userId}`, nowMs, window);
+}
+
+/**
+ * Counts one refused credential (a 401) against the peer's address in the
+ * same window: past the limit the refusal becomes 429 with `Retry-After`.
+ */
+export async function countRefusal(db: Db, address: string, nowMs: number, window: RateWindow): Promise<void> {
+  await countSubject(db, `refused:${address}`, nowMs, window);
+}
+
+async function countSubject(db: Db, subject: string, nowMs: number, window: RateWindow): Promise<void> {
   let decision;
   try {
     decision = await takeRateSlot(db, subject, nowMs, window);

@@ -18,6 +18,7 @@ import { AppError, isAppError, toAppError } from "../errors.js";
 import { log } from "../logger.js";
 import { packageRoot } from "../package-root.js";
 import { errorResponse } from "../transports/http/error-response.js";
+import { peerAddress } from "../transports/http/http-env.js";
 import { consoleOperations } from "./console-operations.js";
 import {
   clearSessionCookie,
@@ -58,7 +59,8 @@ type FormHandler = (ctx: PageContext, form: URLSearchParams, c: Context) => Prom
 
 /** The console as the HTTP app mounts it: its requests, and which paths are its own. */
 export interface ConsoleApp {
-  fetch(request: Request): Response | Promise<Response>;
+  /** `env` is the server's (Node's socket), passed on so sign-in failures count against the peer's address. */
+  fetch(request: Request, env?: unknown): Response | Promise<Response>;
   /** Whether a path is the console's (the host guard leaves `Origin: null` on these to the console's own checks). */
   servesPath(path: string): boolean;
 }
@@ -66,7 +68,7 @@ export interface ConsoleApp {
 /** The console, to mount on the HTTP app after the API's routes. */
 export function createConsole(parts: ConsoleParts): ConsoleApp {
   const app = consoleRoutes(parts);
-  return { fetch: (request) => app.fetch(request), servesPath: (path) => CONSOLE_PATH.test(path) };
+  return { fetch: (request, env) => app.fetch(request, env), servesPath: (path) => CONSOLE_PATH.test(path) };
 }
 
 function consoleRoutes(parts: ConsoleParts): Hono {
@@ -127,7 +129,8 @@ function consoleRoutes(parts: ConsoleParts): Hono {
     const key = (form.get("apiKey") ?? "").trim();
     const sessions = operations.get("sessions.create")!;
     try {
-      const minted = (await service.run(sessions, { caller: { authorization: `Bearer ${key}` }, input: () => ({}) })) as { sessionToken: string; expiresAt: string };
+      const caller = { authorization: `Bearer ${key}`, address: peerAddress(c) };
+      const minted = (await service.run(sessions, { caller, input: () => ({}) })) as { sessionToken: string; expiresAt: string };
       clearSignInNonce(c);
       setSessionCookie(c, minted.sessionToken, minted.expiresAt);
       return c.redirect("/", 303);

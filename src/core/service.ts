@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { authenticateKey, authenticateSession } from "../access/authenticate.js";
-import { countRequest } from "../access/rate-limit.js";
+import { countRefusal, countRequest } from "../access/rate-limit.js";
 import { AppError, toAppError } from "../errors.js";
 import { log } from "../logger.js";
 import type { Db } from "../store/db.js";
@@ -15,7 +15,10 @@ import type { Scope } from "./scope.js";
 import type { TaskRequest, Tools } from "./tools.js";
 
 /** Who is calling: already known (stdio, an open MCP session), or an `Authorization` header to check. */
-export type Caller = { readonly principal: Principal } | { readonly authorization: string | undefined };
+export type Caller =
+  | { readonly principal: Principal }
+  /** `address`: the peer's network address, where the transport knows it; refused credentials are counted per address. */
+  | { readonly authorization: string | undefined; readonly address?: string | undefined };
 
 /** One call of an operation, as a transport hands it over. */
 export interface Call {
@@ -77,8 +80,8 @@ export class Service {
    * one of the credentials the operation accepts, then counts it against
    * the caller's rate limit.
    */
-  async admit(authorization: string | undefined, accepted: readonly Credential[] = ["key"]): Promise<Principal> {
-    const principal = await this.authenticate(authorization, accepted);
+  async admit(authorization: string | undefined, accepted: readonly Credential[] = ["key"], address?: string): Promise<Principal> {
+    const principal = await this.authenticate(authorization, accepted, address);
     await this.count(principal);
     return principal;
   }
@@ -140,7 +143,7 @@ export class Service {
   }
 
   async #run(op: Operation, call: Call): Promise<unknown> {
-    const principal = "principal" in call.caller ? call.caller.principal : await this.admit(call.caller.authorization, op.auth);
+    const principal = "principal" in call.caller ? call.caller.principal : await this.admit(call.caller.authorization, op.auth, call.caller.address);
     const scope = await this.#admitted(op, principal, call.projectId);
     const input = validate(op.input, await call.input());
     const result = await op.run(input, context(this.db, principal, scope, this.tools, op.name, call.sampler));
@@ -156,8 +159,24 @@ export class Service {
     return scope;
   }
 
-  /** The caller of an HTTP request, by the credentials the operation accepts; not counted (see `count`). */
-  async authenticate(authorization: string | undefined, accepted: readonly Credential[] = ["key"]): Promise<Principal> {
+  /**
+   * The caller of an HTTP request, by the credentials the operation accepts;
+   * not counted (see `count`). A refused credential (401) is counted against
+   * the peer's `address`, when known, under the same limit: past it 429 with
+   * `Retry-After`, so guessing keys costs a client as much as using one.
+   */
+  async authenticate(authorization: string | undefined, accepted: readonly Credential[] = ["key"], address?: string): Promise<Principal> {
+    try {
+      return await this.#credentials(authorization, accepted);
+    } catch (err) {
+      if (address !== undefined && err instanceof AppError && err.status === 401) {
+        await countRefusal(this.db, address, this.tools.clock(), this.#rateLimit);
+      }
+      throw err;
+    }
+  }
+
+  #credentials(authorization: string | undefined, accepted: readonly Credential[]): Promise<Principal> {
     const session = accepted.includes("session");
     const key = accepted.includes("key");
     if (session && (!key || /^bearer\s+pkss_/i.test(authorization?.trim() ?? ""))) {

@@ -17,7 +17,7 @@ export interface HttpAppParts {
   /** Every REST endpoint, bound in one loop. */
   endpoints: readonly AnyEndpoint[];
   /** The people's console (its own app), answering every path the API does not: `/`, `/sign-in`, `/p/…`. */
-  console?: { fetch(request: Request): Response | Promise<Response>; servesPath(path: string): boolean };
+  console?: { fetch(request: Request, env?: unknown): Response | Promise<Response>; servesPath(path: string): boolean };
 }
 
 /**
@@ -39,7 +39,7 @@ export function createHttpApp(parts: HttpAppParts): Hono<HttpEnv> {
   refuseOtherMethods(app);
   // Mounted last and as one catch-all, after the host guard: the API's routes answer first, and its 404 stays JSON (the console answers it so).
   const people = parts.console;
-  if (people) app.mount("/", (request) => people.fetch(request));
+  if (people) app.mount("/", (request, env: unknown) => people.fetch(request, env));
   return app;
 }
 

@@ -9,7 +9,7 @@ import { AppError } from "../../errors.js";
  * a malformed request) still get the JSON error envelope, not Node's bare
  * status line.
  */
-export function listen(fetch: (req: Request) => Response | Promise<Response>, hostname: string, port: number): Promise<ServerType> {
+export function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, hostname: string, port: number): Promise<ServerType> {
   return new Promise((resolve, reject) => {
     const server = serve({ fetch, hostname, port }, () => resolve(server));
     server.once("error", reject);

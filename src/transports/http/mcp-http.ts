@@ -12,6 +12,7 @@ import type { AnyEndpoint } from "../../core/endpoint.js";
 import { DEFAULT_MAX_RESULT_TOKENS } from "../mcp/result-limit.js";
 import { createMcpServer } from "../mcp/server.js";
 import { SessionEventStore } from "./event-store.js";
+import { peerAddress } from "./http-env.js";
 import type { HttpEnv } from "./http-env.js";
 import { readJsonObjectOrArray } from "./read-json-rpc.js";
 
@@ -72,7 +73,7 @@ export class McpHttpHandler {
    * does work (see `doesWork`); then it goes to its session, or opens one.
    */
   async handle(c: Context<HttpEnv>): Promise<Response> {
-    const principal = await this.#opts.service.authenticate(c.req.header("authorization"));
+    const principal = await this.#opts.service.authenticate(c.req.header("authorization"), ["key"], peerAddress(c));
     const body = c.req.method === "POST" ? await readJsonObjectOrArray(c.req.raw) : undefined;
     const sessionId = c.req.header("mcp-session-id");
     if (doesWork(body)) {

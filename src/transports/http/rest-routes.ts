@@ -4,6 +4,7 @@ import { INGEST_BODY_LIMIT, JSON_BODY_LIMIT } from "../../core/endpoint.js";
 import type { AnyEndpoint } from "../../core/endpoint.js";
 import type { Page } from "../../core/paging.js";
 import type { Service } from "../../core/service.js";
+import { peerAddress } from "./http-env.js";
 import type { HttpEnv } from "./http-env.js";
 import { readBodyBytes, readJsonObject } from "./read-body.js";
 
@@ -18,7 +19,7 @@ export function bindEndpoints(app: Hono<HttpEnv>, service: Service, endpoints: r
     app.on(endpoint.method, endpoint.path, async (c) => {
       const named = namedProject(c);
       const result = await service.run(endpoint, {
-        caller: { authorization: c.req.header("authorization") },
+        caller: { authorization: c.req.header("authorization"), address: peerAddress(c) },
         projectId: endpoint.project === "path" ? c.req.param("projectId") : endpoint.project === "header" ? named : undefined,
         input: async () => ({ params: c.req.param(), query: c.req.query(), body: await readBody(endpoint, c.req.raw), project: named }),
       });
