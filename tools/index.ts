@@ -6,6 +6,7 @@ import { documentIngestAction } from "./document-ingest.js";
 import { ingestStatusAction } from "./ingest-status.js";
 import { memoryQueryAction } from "./memory-query.js";
 import { objectSubmitAction } from "./object-submit.js";
+import { taskCancelAction } from "./task-cancel.js";
 import { taskStatusAction } from "./task-status.js";
 import { typeProposalSettleAction, typeProposalsAction, typeRefillAction, typeSchemaAction, typeSchemaEditAction } from "./types.js";
 
@@ -26,6 +27,7 @@ export const actions: readonly AnyAction[] = [
   artifactUpdateAction,
   objectSubmitAction,
   taskStatusAction,
+  taskCancelAction,
   ingestStatusAction,
 ];
 

@@ -4,6 +4,7 @@ import type { AnyEndpoint, RunContext } from "../core/endpoint.js";
 import { reaches, resolveScope } from "../core/scope.js";
 import type { Scope } from "../core/scope.js";
 import { AppError, isAppError } from "../errors.js";
+import type { ErrorCode } from "../errors.js";
 import { getTask, requestCancel } from "../store/tasks/tasks.js";
 import type { TaskRecord } from "../store/tasks/tasks.js";
 
@@ -57,12 +58,14 @@ export async function taskInScope(ctx: RunContext, taskId: string): Promise<{ ta
  * Cancels a task for an editor of its project: a queued task is `cancelled`
  * at once; a running one is flagged, its run aborted within a second, and it
  * ends `cancelled`; a cancelled one is answered as it is; a finished one is
- * 409 `task already finished`.
+ * 409 `task already finished`. A caller below editor gets `denied`: the
+ * REST endpoint's `editor access required`, or for the dispatched action
+ * the dispatch rule's `action not available to an API key`.
  */
-export async function cancelTask(ctx: RunContext, taskId: string): Promise<TaskView> {
+export async function cancelTask(ctx: RunContext, taskId: string, denied: ErrorCode = "editor_access_required"): Promise<TaskView> {
   const { db } = ctx;
   const { task, scope } = await taskInScope(ctx, taskId);
-  if (!reaches(scope.level, "editor")) throw new AppError("editor_access_required");
+  if (!reaches(scope.level, "editor")) throw new AppError(denied);
   if (task.status === "cancelled") return taskView(task);
   if (task.status === "succeeded" || task.status === "failed") throw new AppError("task_finished");
   const flagged = await requestCancel(db, taskId, new Date(ctx.tools.clock()).toISOString());

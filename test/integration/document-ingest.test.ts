@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setMembership } from "../../src/store/access/memberships.js";
 import { createProject } from "../../src/store/access/projects.js";
 import { fileEntry, ingest, liveCells } from "../support/ingest-helpers.js";
+import { connectMcpClient } from "../support/mcp-client.js";
+import { until } from "../support/until.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import { actions as productActions } from "../../tools/index.js";
 import type { TestWorld } from "../support/test-app.js";
@@ -101,6 +103,10 @@ describe("document_ingest with the site allowed (PKS_FETCH_ALLOW=127.0.0.1:<port
       } else if (req.url === "/keys.ini") {
         res.writeHead(200, { "content-type": "text/plain" });
         res.end(AWS_KEY);
+      } else if (req.url === "/slow") {
+        // Starts an answer and never finishes it: the task waits in its fetch until cancelled.
+        res.writeHead(200, { "content-type": "text/plain" });
+        res.write("# Slow\n");
       } else if (req.url === "/huge") {
         // Streamed with no length: the cap is found while reading.
         res.writeHead(200, { "content-type": "text/plain" });
@@ -184,6 +190,34 @@ describe("document_ingest with the site allowed (PKS_FETCH_ALLOW=127.0.0.1:<port
       status: "failed",
       error: `fetching ${site.base}/nothing-here failed: HTTP 404 Not Found`,
     });
+  });
+
+  it("cancelling an MCP call that follows the task (SDK client, AbortSignal on callTool) cancels the task; nothing is stored", async () => {
+    const client = await connectMcpClient(w, { key: w.keys.editor });
+    try {
+      const abort = new AbortController();
+      const progress: string[] = [];
+      const call = client.callTool({ name: "document_ingest", arguments: { source: `${site.base}/slow` } }, undefined, {
+        signal: abort.signal,
+        onprogress: (p) => progress.push(p.message ?? ""),
+      });
+      call.catch(() => undefined);
+      const taskId = await until(
+        async () => /task (tsk_\w+)/.exec(progress[0] ?? "")?.[1],
+        (id) => id !== undefined,
+        10_000,
+        "the call reports its task",
+      );
+      const status = async () => ((await (await send(w, `/v1/tasks/${taskId!}`, { key: w.keys.editor })).json()) as TaskView).status;
+      await until(status, (s) => s === "running", 10_000, "the task runs (waiting in its fetch)");
+      abort.abort();
+      await expect(call).rejects.toThrow();
+      expect(await finished(w, taskId!)).toMatchObject({ status: "cancelled" });
+      const stored = await w.app.db.get<{ n: number }>("SELECT count(*) AS n FROM files WHERE path LIKE '%slow%'");
+      expect(stored?.n).toBe(0);
+    } finally {
+      await client.close();
+    }
   });
 
   it("a viewer may not dispatch it: 403 action not available to an API key, and nothing is queued", async () => {

@@ -140,6 +140,8 @@ describe("MCP tools", () => {
     const fileId = (await w.app.deps.db.get<{ file_id: string }>("SELECT file_id FROM files WHERE path = 'incidents/login.md'"))!.file_id;
     const document = await check("document_ingest", { source: fileId });
     for (const queued of [refill, artifact, document]) expect(queued).toMatchObject({ taskId: expect.stringMatching(/^tsk_/), status: "queued" });
+    const cancelled = await check("task_cancel", { taskId: (await check("document_ingest", { source: fileId })).taskId as string });
+    expect(["running", "cancelled"]).toContain(cancelled.status);
     await w.app.tasks.whenIdle();
     await check("task_status", { taskId: artifact.taskId as string });
 

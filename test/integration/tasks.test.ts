@@ -18,6 +18,8 @@ import { AppError } from "../../src/errors.js";
 import { removeMembership, setMembership } from "../../src/store/access/memberships.js";
 import { insertTask } from "../../src/store/tasks/tasks.js";
 import { actions as productActions } from "../../tools/index.js";
+import { taskCancelAction } from "../../tools/task-cancel.js";
+import { connectMcpClient } from "../support/mcp-client.js";
 import { enqueueAs, queuedTaskSchema } from "../../src/tasks/detached.js";
 import type { TaskView } from "../../src/tasks/task-endpoints.js";
 import type { TaskKind, TaskRun } from "../../src/tasks/task-kind.js";
@@ -123,7 +125,7 @@ const detachedActions = [
   detached("test_failing", z.object({ plain: z.boolean().optional() })),
   detached("test_keyed", z.object({})),
 ];
-const actions = [...testActions, ...detachedActions];
+const actions = [...testActions, ...detachedActions, taskCancelAction];
 
 const kinds = [gated, failing, keyed];
 
@@ -292,6 +294,46 @@ describe("detached tasks", () => {
     }
     expect((await getTask(w, taskId)).body.status).toBe("running");
     expect(seen.aborted).not.toContain(taskId);
+  });
+
+  it("task_cancel (dispatch and MCP) cancels with the REST endpoint's rules: running → cancelled, again as is, finished 409, viewer 403, non-member 404", async () => {
+    const taskCancel = async (taskId: string, key = w.keys.editor) => {
+      const res = await send(w, "/v1/api/actions", { method: "POST", key, project: w.projectId, json: { action: "task_cancel", input: { taskId } } });
+      return { status: res.status, text: await res.text() };
+    };
+    const { taskId } = await enqueue(w, "test_gated", { gate: "d" });
+    await until(() => getTask(w, taskId), (t) => t.body.status === "running", 10_000, "running", 20);
+    const viewer = await taskCancel(taskId, w.keys.viewer);
+    expect(`${viewer.status} ${viewer.text}`).toBe(`403 ${SUBMIT_DENIED}`);
+    const submit = await taskCancel(taskId, w.keys.submit);
+    expect(`${submit.status} ${submit.text}`).toBe(`403 ${SUBMIT_DENIED}`);
+    const outsider = await send(w, "/v1/api/actions", { method: "POST", key: w.keys.outsider, project: w.otherProjectId, json: { action: "task_cancel", input: { taskId } } });
+    expect(`${outsider.status} ${await outsider.text()}`).toBe(`404 ${TASK_NOT_FOUND}`);
+    expect(seen.aborted).not.toContain(taskId);
+
+    const asked = await taskCancel(taskId);
+    expect(asked.status).toBe(200);
+    expect(JSON.parse(asked.text)).toMatchObject({ action: "task_cancel", result: { taskId, status: "running" } });
+    const ended = await until(() => getTask(w, taskId), (t) => t.body.status === "cancelled", 10_000, "cancelled", 20);
+    expect(seen.aborted).toContain(taskId);
+    const again = await taskCancel(taskId);
+    expect(JSON.parse(again.text)).toEqual({ action: "task_cancel", result: ended.body });
+
+    const done = await enqueue(w, "test_keyed", {});
+    await w.app.tasks.whenIdle();
+    const finishedAlready = await taskCancel(done.taskId);
+    expect(`${finishedAlready.status} ${finishedAlready.text}`).toBe(`409 ${FINISHED}`);
+
+    const queued = await enqueue(w, "test_gated", { gate: "e" });
+    const client = await connectMcpClient(w, { key: w.keys.editor });
+    try {
+      const overMcp = await client.callTool({ name: "task_cancel", arguments: { taskId: queued.taskId } });
+      expect(overMcp.isError).toBeFalsy();
+      expect(["running", "cancelled"]).toContain((overMcp.structuredContent as { result: { status: string } }).result.status);
+      await until(() => getTask(w, queued.taskId), (t) => t.body.status === "cancelled", 10_000, "cancelled", 20);
+    } finally {
+      await client.close();
+    }
   });
 
   it("dispatching a detached action answers {action, result: {taskId, status: queued}}; the task runs and is polled by id", async () => {

@@ -8,6 +8,7 @@ import type { Principal } from "../../access/principal.js";
 import type { AnswerLink } from "../../core/action.js";
 import type { Sampler } from "../../core/endpoint.js";
 import type { ActionDescription } from "../../core/catalog.js";
+import { log } from "../../logger.js";
 import { toAppError } from "../../errors.js";
 import type { McpContext, McpFeature } from "./context.js";
 import { withinResultLimit } from "./result-limit.js";
@@ -127,7 +128,9 @@ async function callOnce(ctx: McpContext, params: CallParams, extra: Extra, sampl
       await report?.({ progress: 1, total: 1, message: `${name} done` });
       return answer(body, links, project);
     }
-    const task = await followTask(ctx, principal, (body.result as { taskId: string }).taskId, report, extra.signal);
+    const taskId = (body.result as { taskId: string }).taskId;
+    const task = await followTask(ctx, principal, taskId, report, extra.signal);
+    if (extra.signal.aborted && !FINAL_STATUSES.has(task?.status ?? "queued")) await cancelFollowed(ctx, principal, taskId);
     return answer(body, [...links, ...taskLinks(task)], project, task);
   } catch (err) {
     if (err instanceof ProtocolError) throw err;
@@ -175,6 +178,22 @@ async function followTask(ctx: McpContext, principal: Principal, taskId: string,
     await sleep(FOLLOW_POLL_MS, signal);
   }
   return task;
+}
+
+/**
+ * The client cancelled a call that followed a task (`notifications/cancelled`):
+ * the call was the task, so the task is cancelled too, through the pipeline
+ * as `POST /v1/tasks/{taskId}/cancel` with the caller's own access. Nothing
+ * is answered to a cancelled call, so a refusal is only logged.
+ */
+async function cancelFollowed(ctx: McpContext, principal: Principal, taskId: string): Promise<void> {
+  const endpoint = ctx.endpoints.find((e) => e.method === "POST" && e.path === "/v1/tasks/:taskId/cancel");
+  if (!endpoint) return;
+  try {
+    await ctx.service.run(endpoint, { caller: { principal }, input: () => ({ params: { taskId } }) });
+  } catch (error) {
+    log.warn("cancelling a followed task failed", { taskId, error });
+  }
 }
 
 type Report = (p: { progress: number; total?: number; message?: string }) => Promise<void>;
