@@ -311,7 +311,7 @@ function valuesIn(s: Schema, type: string, name: string, c: Candidate): Reading[
   if (format && Object.hasOwn(FORMAT_TOKENS, format)) {
     return formatTokensIn(format, text).map((t) => ({ value: t.value, quality: nearness(c, t.start, t.end) + 0.2 }));
   }
-  return stringSpans(c.clause, c.match)
+  return stringSpans(c.clause, c.match, name)
     .filter((span) => span.quality >= MIN_SPAN_QUALITY)
     .map((span) => ({ value: span.text, quality: span.quality }));
 }

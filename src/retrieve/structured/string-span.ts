@@ -19,6 +19,8 @@
  */
 import type { Clause, Word } from "./evidence-text.js";
 import type { ClauseMatch } from "./clause-match.js";
+import { stem } from "./field-terms.js";
+import { identifierParts } from "../query-terms.js";
 
 export interface Span {
   text: string;
@@ -97,7 +99,7 @@ function judged(rule: number, span: { text: string; repeatsField: boolean; predi
  * from its row's first clause has none, and answers only as "It defaults
  * to …" / "It is …".
  */
-export function stringSpans(clause: Clause, match: ClauseMatch): Span[] {
+export function stringSpans(clause: Clause, match: ClauseMatch, fieldName = ""): Span[] {
   const { words } = clause;
   const field = new Set(match.at);
   const out: Span[] = [];
@@ -138,6 +140,7 @@ export function stringSpans(clause: Clause, match: ClauseMatch): Span[] {
     const s = spanFrom(clause, last + 2, field);
     if (s) out.push(judged(0.85, s));
   }
+  out.push(...subjectSpans(clause, match, first, field, agentStems(fieldName)));
   // Modifier between a determiner and the field's first word: "the main branch".
   let d = first - 1;
   while (d >= 0 && !DETERMINERS.has(lowerAt(words, d)) && first - d <= 3) d--;
@@ -147,4 +150,67 @@ export function stringSpans(clause: Clause, match: ClauseMatch): Span[] {
     if (plain) out.push(judged(0.7, { text: clause.text.slice(mods[0]!.start, mods.at(-1)!.end), repeatsField: false }));
   }
   return out.sort((a, b) => b.quality - a.quality);
+}
+
+/** Verbs that state who or what a thing is: "Bob Smith is the account executive". */
+const STATING_COPULAS = new Set(["is", "was", "are", "were", "becomes", "became", "remains"]);
+
+/**
+ * The name a clause states as the field's holder, read before the field's
+ * words rather than after them:
+ *
+ * - the subject of a copula and the field: "Bob Smith is the account
+ *   executive for Globex" (`accountExecutive`);
+ * - the object before "as the" field: "Acme adopts Stripe as the payment
+ *   provider" (`provider`);
+ * - the subject of the verb an agent noun is made from: "Alice Johnson owns
+ *   the billing roadmap" (`owner`, whose stem the verb "owns" shares),
+ *   "Dana approves refunds" (`approver`).
+ *
+ * Only a name is taken: capitalised words (or a value-like token) standing
+ * right before, never a pronoun, a determiner or prose.
+ */
+function subjectSpans(clause: Clause, match: ClauseMatch, first: number, field: ReadonlySet<number>, agents: ReadonlySet<string>): Span[] {
+  const { words } = clause;
+  const out: Span[] = [];
+  let d = first - 1;
+  while (d >= 0 && !DETERMINERS.has(lowerAt(words, d)) && first - d <= 3 && !field.has(d)) d--;
+  if (d >= 1 && DETERMINERS.has(lowerAt(words, d))) {
+    const before = lowerAt(words, d - 1);
+    const name = STATING_COPULAS.has(before) || before === "as" ? nameEndingAt(clause, d - 2) : undefined;
+    if (name) out.push(judged(0.9, { text: name, repeatsField: false }));
+  }
+  const verb = words[first]!;
+  if (match.at.length > 0 && agents.has(verb.stem) && isAgentVerb(verb)) {
+    const name = nameEndingAt(clause, first - 1);
+    if (name) out.push(judged(0.9, { text: name, repeatsField: false }));
+  }
+  return out;
+}
+
+/** The stems of a field name's agent nouns ("owner" → own, "approver" → approv): the verbs they are made from share them. */
+function agentStems(fieldName: string): Set<string> {
+  return new Set(identifierParts(fieldName).filter((w) => /\p{L}{2,}(?:er|or)$/u.test(w)).map(stem));
+}
+
+/** A verb form ("owns", "managed", "approves") where the field names the one who does it ("owner", "manager", "approver"). */
+function isAgentVerb(word: Word): boolean {
+  return /^\p{Ll}+(?:s|ed)$/u.test(word.raw) && !/(?:ers|ors|ess|ous|ss)$/.test(word.lower);
+}
+
+/**
+ * The name whose last word is word `end`: up to four capitalised words (or
+ * one value-like token) joined by spaces only, not starting at a
+ * determiner or pronoun; undefined when there is none.
+ */
+function nameEndingAt(clause: Clause, end: number): string | undefined {
+  const { words } = clause;
+  if (end < 0) return undefined;
+  const capital = (i: number) => /^\p{Lu}/u.test(words[i]!.raw) || valueLike(words[i]!.raw);
+  if (!capital(end)) return undefined;
+  let start = end;
+  while (start - 1 >= 0 && end - start < 3 && capital(start - 1) && adjacent(clause, start - 1, start)) start--;
+  while (start <= end && (DETERMINERS.has(lowerAt(words, start)) || PRONOUNS.has(lowerAt(words, start)) || lowerAt(words, start) === "we" || lowerAt(words, start) === "our")) start++;
+  if (start > end) return undefined;
+  return clause.text.slice(words[start]!.start, words[end]!.end);
 }

@@ -222,3 +222,32 @@ describe("extractive fill: nothing invented", () => {
     );
   });
 });
+
+describe("extractive fill: the named thing, the person, the role holder (rows the filler was not tuned on)", () => {
+  const rows = [
+    row("r1", "Quarry Labs adopts Postgres as the primary database."),
+    row("r2", "Quarry Labs' cache layer is Redis, and its TTL is short."),
+    row("r3", "Keiko Tanaka owns the mobile roadmap."),
+    row("r4", "The design team reviews the mobile roadmap every month."),
+    row("r5", "Ravi Patel is the release manager for Quarry Labs."),
+    row("r6", "Lena Vogel approves every refund above 500 euros."),
+  ];
+
+  it("reads the thing a row adopts as the field, not a modifier or another row's value", () => {
+    const a = synthesize(object({ database: { type: "string" } }), "Which database does Quarry Labs use?", rows);
+    expect(a.structured).toEqual({ database: "Postgres" });
+    expect(a.citations).toEqual({ "/database": ["r1"] });
+  });
+
+  it("reads the person who does what the field's agent noun names, and the holder of a role", () => {
+    expect(synthesize(object({ owner: { type: "string" } }), "Who owns the mobile roadmap?", rows).structured).toEqual({ owner: "Keiko Tanaka" });
+    expect(synthesize(object({ releaseManager: { type: "string" } }), "Who is the release manager for Quarry Labs?", rows).structured).toEqual({ releaseManager: "Ravi Patel" });
+    expect(synthesize(object({ approver: { type: "string" } }), "Who approves refunds?", rows).structured).toEqual({ approver: "Lena Vogel" });
+  });
+
+  it("leaves a field out when no row states it, and never reads a plain noun's subject as its holder", () => {
+    expect(synthesize(object({ owner: { type: "string" }, budget: { type: "string" } }), "Who owns the web roadmap and what is its budget?", [rows[3]!]).structured).toEqual({});
+    const keys = [row("k", "API keys are hashed with SHA-256 before storage.")];
+    expect(synthesize(object({ keyHash: { type: "string" } }), "How are API keys stored?", keys).structured).toEqual({ keyHash: "SHA-256" });
+  });
+});
