@@ -1,6 +1,7 @@
 /**
- * The registry of readers, tried in order: specific formats first, plain
- * text last as the catch-all. A new reader is one file and one line here.
+ * The registry of readers, tried in order: specific formats first, then
+ * plain text, then runs of lines for any other readable file (so no text
+ * file is left unread). A new reader is one file and one line here.
  */
 import { codeReader } from "./code/code-reader.js";
 import { configReader } from "./config/config-reader.js";
@@ -12,6 +13,7 @@ import { markdownReader } from "./markdown/markdown-reader.js";
 import { pdfReader } from "./pdf/pdf-reader.js";
 import type { Reader, ReaderInput } from "./reader.js";
 import { subtitleReader } from "./subtitle/subtitle-reader.js";
+import { lexicalReader } from "./text/lexical-reader.js";
 import { textReader } from "./text/text-reader.js";
 
 /** Every reader, in the order they are tried. */
@@ -26,6 +28,7 @@ export const readers: readonly Reader[] = [
   configReader,
   subtitleReader,
   textReader,
+  lexicalReader,
 ];
 
 /** The first reader that accepts the file, or undefined when none does. */

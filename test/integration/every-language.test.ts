@@ -2,12 +2,14 @@
  * Every language answers through the real pipeline: a file in each grammar
  * added for Kotlin, Scala, Swift, Haskell, Elixir, Lua and Zig is ingested,
  * read by the reader threads, and its declarations are found by
- * `code_references` and `code_context_pack`.
+ * `code_references` and `code_context_pack`; a file in a language with no
+ * grammar, or with an extension nothing knows, answers a word in it.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { CodeReferenceItem } from "../../src/graph/resources.js";
 import type { codeContextPackOutput } from "../../tools/code-context-pack.js";
+import type { MemoryQueryAnswer } from "../../tools/memory-query.js";
 import { actions } from "../../tools/index.js";
 import { readFixture } from "../support/code-fixtures.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
@@ -27,6 +29,16 @@ const CASES: Array<{ path: string; fixture: string; symbol: string; kind: string
   { path: "src/counter.zig", fixture: "sample.zig", symbol: "Counter", kind: "struct", task: "Counter hands out tickets" },
 ];
 
+/** Files no grammar reads: COBOL, and an extension nothing knows. */
+const UNKNOWN: Array<{ path: string; text: string; word: string }> = [
+  {
+    path: "batch/PAYROLL.cbl",
+    text: "       IDENTIFICATION DIVISION.\n       PROGRAM-ID. PAYROLL.\n       PROCEDURE DIVISION.\n           DISPLAY 'Computing overtimepremium for each clerk'.\n           STOP RUN.\n",
+    word: "overtimepremium",
+  },
+  { path: "rules/routing.qqz", text: "route parcels through the zanzibarhub when the weight exceeds nine kilos\n", word: "zanzibarhub" },
+];
+
 describe("every language answers a declaration query", () => {
   let w: TestWorld;
   const action = async <T>(name: string, input: Record<string, unknown>): Promise<T> => {
@@ -37,7 +49,8 @@ describe("every language answers a declaration query", () => {
 
   beforeAll(async () => {
     w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
-    const { res } = await ingest(w, CASES.map((c) => fileEntry(c.path, readFixture(c.fixture))));
+    const files = [...CASES.map((c) => fileEntry(c.path, readFixture(c.fixture))), ...UNKNOWN.map((u) => fileEntry(u.path, u.text))];
+    const { res } = await ingest(w, files);
     expect(res.status).toBe(200);
     await w.app.worker.whenIdle();
   });
@@ -57,5 +70,12 @@ describe("every language answers a declaration query", () => {
     const rows = pack.declarations.filter((d) => d.filepath === path).map((d) => d.symbol.split(".").pop());
     expect(rows).toContain(symbol);
     expect(pack.files.map((f) => f.filepath)).toContain(path);
+  });
+
+  it.each(UNKNOWN)("$path, in no language with a grammar, answers memory_query for $word", async ({ path, word }) => {
+    const answer = await action<MemoryQueryAnswer>("memory_query", { query: word });
+    const cell = answer.cells.find((c) => c.filepath === path);
+    expect(cell?.text).toContain(word);
+    expect(cell?.lineStart).toBe(1);
   });
 });

@@ -44,8 +44,8 @@ const SAMPLES: Sample[] = [
 ];
 
 describe("document-format readers", () => {
-  it("keeps plain text as the last, catch-all reader", () => {
-    expect(readers.at(-1)?.name).toBe("text");
+  it("keeps plain text, then runs of lines for any other text, as the last readers", () => {
+    expect(readers.slice(-2).map((r) => r.name)).toEqual(["text", "lexical"]);
     expect(readers.map((r) => r.name)).toEqual(expect.arrayContaining(["html", "pdf", "docx", "csv", "jsonl", "config", "subtitles"]));
   });
 
