@@ -6,6 +6,7 @@
  */
 import type { ReadFaction, ReadOutput } from "../../readers/reader.js";
 import { scanDecodedText } from "./scan-for-secrets.js";
+import { isTestFixturePath } from "./example-context.js";
 import { credentialPathRule } from "./secret-paths.js";
 
 /** Where a reading holds something credential-shaped. Never carries any of its text. */
@@ -61,9 +62,9 @@ function partAt(starts: readonly number[], line: number): number {
  * instead of one per cell, and a key split over two parts (a PEM header in
  * one, its body in the next) is still seen.
  */
-function scanParts(texts: readonly string[]): PartFinding | undefined {
+function scanParts(texts: readonly string[], exampleFile: boolean): PartFinding | undefined {
   if (texts.length === 0) return undefined;
-  const finding = scanDecodedText(texts.join("\n"));
+  const finding = scanDecodedText(texts.join("\n"), exampleFile);
   if (finding === null) return undefined;
   const starts = partStartLines(texts);
   const part = partAt(starts, finding.line);
@@ -96,9 +97,10 @@ export function findSecretInReading(path: string, output: ReadOutput): ReadingFi
   const nameRule = credentialPathRule(path);
   if (nameRule !== null) return { rule: nameRule, line: 0 };
   const { factions, cells } = output;
-  const inFaction = scanParts(factions.map((f) => f.text));
+  const exampleFile = isTestFixturePath(path);
+  const inFaction = scanParts(factions.map((f) => f.text), exampleFile);
   if (inFaction) return placeIn(inFaction.rule, factions[inFaction.part], inFaction.inText);
-  const inCell = scanParts(cells.map((c) => c.text));
+  const inCell = scanParts(cells.map((c) => c.text), exampleFile);
   if (inCell) return placeIn(inCell.rule, factions[cells[inCell.part]?.faction ?? -1], undefined);
   return undefined;
 }

@@ -24,18 +24,21 @@ const IDENTIFIER_PIECE = /[A-Z]{2,256}(?![a-z])|[A-Z]?[a-z]{1,256}|[0-9]{1,256}|
 const WORD = /^(?:[A-Z]?[a-z]{1,256}|[A-Z]{2,256})$/;
 const VOWEL = /[aeiouyAEIOUY]/;
 
+/** Words of one letter (`IAmSensitive` reads as "I am sensitive"). */
+const ONE_LETTER_WORDS = new Set(["I", "A", "a"]);
+
 /**
  * Whether `value` reads as an identifier made of words: split at `_`, `-`,
  * `.` and camel-case humps, every piece is a word of two or more letters
- * containing a vowel, or a number of at most four digits
- * (`previousRefreshToken2`, `MY_SECRET_V2`). Random strings almost always
- * have a one-letter or vowel-less piece.
+ * containing a vowel, a one-letter word (`I`, `a`), or a number of at most
+ * four digits (`previousRefreshToken2`, `MY_SECRET_V2`, `IAmSensitive`).
+ * Random strings almost always have a one-letter or vowel-less piece.
  */
 function isIdentifierLike(value: string): boolean {
   if (!IDENTIFIER_CHARS.test(value)) return false;
   const pieces = value.match(IDENTIFIER_PIECE) ?? [];
   return pieces.every((piece) =>
-    piece.charCodeAt(0) <= 57 ? piece.length <= 4 : piece.length >= 2 && WORD.test(piece) && VOWEL.test(piece),
+    piece.charCodeAt(0) <= 57 ? piece.length <= 4 : ONE_LETTER_WORDS.has(piece) || (piece.length >= 2 && WORD.test(piece) && VOWEL.test(piece)),
   );
 }
 

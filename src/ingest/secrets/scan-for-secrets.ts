@@ -7,6 +7,7 @@
  */
 import { decodeText, textButForNul } from "../../text/decode-text.js";
 import { countBelow, decodeReferences } from "./decode-references.js";
+import { isTestFixturePath } from "./example-context.js";
 import { findRuleMatch } from "./find-rule-match.js";
 import { credentialPathRule } from "./secret-paths.js";
 import { createScanText } from "./secret-rule.js";
@@ -42,8 +43,8 @@ interface Match {
  * first in `SECRET_RULES`), or null. Each rule stops searching at the start
  * of the best line so far.
  */
-function earliestMatch(text: string): Match | null {
-  const scan = createScanText(text);
+function earliestMatch(text: string, exampleFile: boolean): Match | null {
+  const scan = createScanText(text, exampleFile);
   let best: Match | null = null;
   let bestLineStart = Number.POSITIVE_INFINITY;
   for (let rule = 0; rule < SECRET_RULES.length; rule++) {
@@ -71,12 +72,12 @@ function comesFirst(a: { line: number; rule: number }, b: { line: number; rule: 
  * reported on its line in `text`), or null. Linear in the text: one decoding
  * pass and at most two scans.
  */
-export function scanDecodedText(text: string): SecretFinding | null {
+export function scanDecodedText(text: string, exampleFile = false): SecretFinding | null {
   if (text.length === 0) return null;
-  const raw = earliestMatch(text);
+  const raw = earliestMatch(text, exampleFile);
   const asIs = raw && { rule: raw.rule, line: lineAt(text, raw.index) };
   const decoded = decodeReferences(text);
-  const hit = decoded && earliestMatch(decoded.text);
+  const hit = decoded && earliestMatch(decoded.text, exampleFile);
   const fromDecoded = hit && { rule: hit.rule, line: lineAt(decoded.text, hit.index) - countBelow(decoded.addedBreaks, hit.index) };
   const first = asIs && fromDecoded ? (comesFirst(asIs, fromDecoded) ? asIs : fromDecoded) : (asIs ?? fromDecoded);
   return first ? { rule: SECRET_RULES[first.rule]!.id, line: first.line } : null;
@@ -99,5 +100,5 @@ export function scanForSecrets(path: string, content: Uint8Array | string): Secr
   const bytes = typeof content === "string" ? utf8.encode(content) : content;
   // Text but for NUL bytes is scanned as text: its bytes are kept even though no reader reads it.
   const text = decodeText(bytes) ?? textButForNul(bytes);
-  return text === undefined ? null : scanDecodedText(text);
+  return text === undefined ? null : scanDecodedText(text, isTestFixturePath(path));
 }

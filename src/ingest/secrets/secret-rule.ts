@@ -11,6 +11,8 @@
 export interface ScanText {
   /** The decoded file content. */
   readonly text: string;
+  /** The file is a test or a test fixture, where credential-shaped values are examples unless they look generated. */
+  readonly exampleFile: boolean;
   /** Runs `compute(text)` the first time `key` is asked for in this scan. */
   memo<T>(key: string, compute: (text: string) => T): T;
 }
@@ -38,10 +40,11 @@ export interface SecretRule {
 }
 
 /** A fresh `ScanText` over `text` with an empty memo. */
-export function createScanText(text: string): ScanText {
+export function createScanText(text: string, exampleFile = false): ScanText {
   const cache = new Map<string, unknown>();
   return {
     text,
+    exampleFile,
     memo<T>(key: string, compute: (text: string) => T): T {
       if (cache.has(key)) return cache.get(key) as T;
       const value = compute(text);

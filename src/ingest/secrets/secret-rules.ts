@@ -12,6 +12,7 @@
  */
 import { isInCurlCommand } from "./curl-context.js";
 import { shannonEntropy } from "./entropy.js";
+import { isExampleContext } from "./example-context.js";
 import { hasKubernetesSecretData } from "./kubernetes-secret.js";
 import { looksRandom } from "./looks-random.js";
 import { isDegenerate, isPlaceholder } from "./placeholder.js";
@@ -98,14 +99,33 @@ const EXAMPLE_PASSWORDS = new Set([
 /** User names that mark a URL as an example. */
 const EXAMPLE_USERS = new Set(["user", "username", "usr", "name", "login", "myuser", "youruser", "your_username", "foo"]);
 
-/** Validator: a URL's userinfo password is a literal, not an example or a template. */
-function isRealUrlPassword(match: RegExpExecArray): boolean {
+/** Percent-escapes decoded (`a%20secret` → `a secret`); the text as it is when they are malformed. */
+function percentDecoded(text: string): string {
+  if (!text.includes("%")) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Words with spaces between them (`a secret`): prose in a URL, which no generated password is. */
+const PROSE = /^[A-Za-z]{1,64}(?: [A-Za-z]{1,64}){1,16}$/;
+
+/**
+ * Validator: a URL's userinfo password is a literal, not an example or a
+ * template. Written as an example (a comment, a docstring, a test fixture:
+ * see example-context.ts), it must also look generated.
+ */
+function isRealUrlPassword(match: RegExpExecArray, scan: ScanText): boolean {
   if (EXAMPLE_USERS.has(group(match, 1).toLowerCase())) return false;
-  const password = group(match, 2);
-  if (password.length < 4) return false;
-  if (/^[%:*.]/.test(password)) return false;
-  if (EXAMPLE_PASSWORDS.has(password.toLowerCase())) return false;
-  return !isPlaceholder(password);
+  const raw = group(match, 2);
+  if (raw.length < 4) return false;
+  if (/^[%:*.]/.test(raw)) return false;
+  const password = percentDecoded(raw);
+  if (EXAMPLE_PASSWORDS.has(password.toLowerCase()) || PROSE.test(password)) return false;
+  if (isPlaceholder(password)) return false;
+  return !isExampleContext(scan, match.index) || looksRandom(password);
 }
 
 /** Validator: an `Authorization` header value on a curl command line is a literal credential. */
@@ -127,6 +147,9 @@ function isCurlCredential(match: RegExpExecArray, scan: ScanText): boolean {
   return looksRandom(value);
 }
 
+/** Shortest value a secret-named assignment written as an example must have to count as a pasted key. */
+const MIN_EXAMPLE_KEY_LENGTH = 16;
+
 /** Characters of a generic assignment's value (the pattern's value class). */
 const ASSIGNED_VALUE_CHAR = /[A-Za-z0-9+/_.~!@#%^&*=-]/;
 
@@ -141,7 +164,9 @@ function isSecretAssignment(match: RegExpExecArray, scan: ScanText): boolean {
   const next = scan.text[match.index + match[0].length] ?? "";
   if (next === "(" || next === "[" || next === "$" || next === "{") return false;
   if (ASSIGNED_VALUE_CHAR.test(next)) return false;
-  return looksRandom(value);
+  if (!looksRandom(value)) return false;
+  // An example (comment, docstring, test fixture) holds a short made-up value; a pasted key is longer.
+  return value.length >= MIN_EXAMPLE_KEY_LENGTH || !isExampleContext(scan, match.index);
 }
 
 /** Every content rule, most specific first. */
