@@ -180,8 +180,10 @@ describe("document_ingest with the site allowed (PKS_FETCH_ALLOW=127.0.0.1:<port
     expect(task.error).toMatch(
       new RegExp(`^web/127\\.0\\.0\\.1:${site.port}/keys\\.ini was refused: looks like a credential \\(rule aws-access-key-id, line 1\\); send it to the ingest endpoint with includeSecret to read it anyway$`),
     );
-    const stored = await w.app.db.get<{ n: number }>("SELECT count(*) AS n FROM files WHERE path LIKE '%keys.ini'");
-    expect(stored?.n).toBe(0);
+    // Listed as failed with the reason, holding no bytes, as a refused ingest file is.
+    const stored = await w.app.db.all<{ status: string; error: string; file_size: number }>("SELECT status, error, file_size FROM files WHERE path LIKE '%keys.ini'");
+    expect(stored.map((f) => [f.status, Number(f.file_size)])).toEqual([["failed", 0]]);
+    expect(stored[0]!.error).toMatch(/^looks like a credential \(rule aws-access-key-id, line 1\)/);
   });
 
   it("fails a document past 24 MiB while it streams, and an HTTP error with its status", async () => {

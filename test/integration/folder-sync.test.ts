@@ -58,12 +58,12 @@ describe("folder sync", () => {
   });
   afterEach(async () => w.close());
 
-  it("reads the folder with ignore rules and default excludes, refusing credential files but syncing the rest", async () => {
+  it("reads the folder with ignore rules and default excludes, listing credential files as failed and syncing the rest", async () => {
     const phases = new Set<SyncProgress["phase"]>();
     const summary = await syncFolder(w.app, projectId, w.root, { onProgress: (p) => phases.add(p.phase) });
     const synced = [".gitignore", "README.md", "docs/guide.md", "pkg/.gitignore", "pkg/kept.md", "src/app.ts"];
-    expect(await livePaths()).toEqual(synced);
-    expect(summary).toMatchObject({ files: 6, added: 6, changed: 0, unchanged: 0, retired: 0, failed: 0, skipped: [] });
+    expect(await livePaths()).toEqual([".env", ...synced.slice(0, 2), "config/aws.ini", ...synced.slice(2)]);
+    expect(summary).toMatchObject({ files: 8, added: 6, changed: 0, unchanged: 0, retired: 0, failed: 2, skipped: [] });
     expect(summary.refused.map((r) => r.path).sort()).toEqual([".env", "config/aws.ini"]);
     expect(summary.refused.every((r) => r.reason.startsWith("looks like a credential"))).toBe(true);
     expect(summary.factions).toBeGreaterThan(0);
@@ -71,7 +71,11 @@ describe("folder sync", () => {
     expect(summary.entities).toBeGreaterThanOrEqual(0);
     expect(summary.seconds).toBeGreaterThanOrEqual(0);
     expect([...phases]).toEqual(["scan", "store", "read"]);
-    expect((await files()).every((f) => f.status === "ready")).toBe(true);
+    const listed = await files();
+    expect(listed.filter((f) => f.status !== "ready").map((f) => [f.path, f.status])).toEqual([
+      [".env", "failed"],
+      ["config/aws.ini", "failed"],
+    ]);
     expect(await cellTexts("README.md")).toEqual(["Payments", "The payments service settles card charges."]);
   });
 
@@ -79,7 +83,7 @@ describe("folder sync", () => {
     const first = await syncFolder(w.app, projectId, w.root);
     const version = await corpusVersion(w.app.deps.db, projectId);
     const second = await syncFolder(w.app, projectId, w.root);
-    expect(second).toMatchObject({ files: 6, added: 0, changed: 0, unchanged: 6, retired: 0 });
+    expect(second).toMatchObject({ files: 8, added: 0, changed: 0, unchanged: 6, retired: 0, failed: 2 });
     expect(second.cells).toBe(first.cells);
     expect(await corpusVersion(w.app.deps.db, projectId)).toBe(version);
   });
@@ -91,7 +95,7 @@ describe("folder sync", () => {
     put("README.md", "# Payments\n\nThe payments service also refunds.\n");
     unlinkSync(join(w.root, "docs", "guide.md"));
     const summary = await syncFolder(w.app, projectId, w.root);
-    expect(summary).toMatchObject({ files: 5, added: 0, changed: 1, unchanged: 4, retired: 1 });
+    expect(summary).toMatchObject({ files: 7, added: 0, changed: 1, unchanged: 4, retired: 1 });
     expect((await fileOf("README.md"))?.file_id).toBe(readme?.file_id);
     expect(await cellTexts("README.md")).toEqual(["Payments", "The payments service also refunds."]);
     expect((await fileOf("docs/guide.md"))?.status).toBe("retired");
@@ -111,13 +115,18 @@ describe("folder sync", () => {
     expect(await fileOf("pkg/kept.md")).toMatchObject({ file_id: kept?.file_id, status: "ready" });
   });
 
-  it("refuses and retires a synced file that turns credential-shaped", async () => {
+  it("refuses a synced file that turns credential-shaped: listed as failed with its reason, its reading retired", async () => {
     await syncFolder(w.app, projectId, w.root);
+    const before = await fileOf("src/app.ts");
     put("src/app.ts", `export const answer = 42;\n// ${AWS}`);
     const summary = await syncFolder(w.app, projectId, w.root);
-    expect(summary).toMatchObject({ changed: 0, retired: 1 });
+    expect(summary).toMatchObject({ changed: 0, retired: 0, failed: 3 });
     expect(summary.refused.map((r) => r.path).sort()).toEqual([".env", "config/aws.ini", "src/app.ts"]);
-    expect((await fileOf("src/app.ts"))?.status).toBe("retired");
+    expect(await fileOf("src/app.ts")).toEqual({ ...before, status: "failed" });
+    expect(await cellTexts("src/app.ts")).toEqual([]);
+    const version = await corpusVersion(w.app.deps.db, projectId);
+    expect(await syncFolder(w.app, projectId, w.root)).toMatchObject({ failed: 3, retired: 0 });
+    expect(await corpusVersion(w.app.deps.db, projectId)).toBe(version);
   });
 
   it("never retires what an ingest call put in the folder's project", async () => {
@@ -139,7 +148,7 @@ describe("folder sync", () => {
     unlinkSync(join(w.root, "README.md"));
     const summary = await syncFolder(w.app, w.projectId, w.root);
     expect(summary.retired).toBe(0);
-    expect(summary.files).toBe(6);
+    expect(summary.files).toBe(8);
   });
 });
 
@@ -249,15 +258,15 @@ describe("pks ingest", () => {
 
   it("reads DIR into its project, waits for reading and prints the summary", async () => {
     const summary = JSON.parse(await pks("ingest", root, "--json"));
-    expect(summary).toMatchObject({ root, files: 1, added: 1, retired: 0, failed: 0, entities: expect.any(Number) });
+    expect(summary).toMatchObject({ root, files: 2, added: 1, retired: 0, failed: 1, entities: expect.any(Number) });
     expect(summary.projectId).toMatch(/^prj_/);
     expect(summary.cells).toBe(2);
     expect(summary.refused).toEqual([expect.objectContaining({ path: ".env" })]);
     const again = JSON.parse(await pks("ingest", root, "--json"));
-    expect(again).toMatchObject({ projectId: summary.projectId, files: 1, added: 0, unchanged: 1 });
+    expect(again).toMatchObject({ projectId: summary.projectId, files: 2, added: 0, unchanged: 1 });
     const human = await pks("ingest", root);
     expect(human).toMatch(/^synced .+ into prj_\w+ in [\d.]+ s\n/);
-    expect(human).toMatch(/files\s+1\s+\(0 new, 0 changed, 1 unchanged, 0 retired\)/);
+    expect(human).toMatch(/files\s+2\s+\(0 new, 0 changed, 1 unchanged, 0 retired\)/);
     expect(human).toMatch(/refused\s+1\n\s+\.env: looks like a credential/);
   });
 

@@ -81,8 +81,17 @@ describe("POST /v1/projects/{projectId}/ingest", () => {
     expect(reasons["config/aws.ini"]).toMatch(/^looks like a credential \(rule aws-access-key-id, line 1\)/);
     expect(reasons["config/aws.ini"]).not.toContain("Q3ZT7WJ4MNXK2PLD");
     expect(reasons["ok/fine.md"]).toBe("path appears more than once in this call");
-    const stored = await w.app.deps.db.all<{ path: string }>("SELECT path FROM files ORDER BY path");
-    expect(stored.map((s) => s.path)).toEqual(["config/aws-allowed.ini", "ok/fine.md"]);
+    // A file refused for its content is listed as failed with the reason and no bytes; one refused for how it was sent is not a file.
+    const stored = await w.app.deps.db.all<{ path: string; status: string; error: string | null; file_size: number }>(
+      "SELECT path, status, error, file_size FROM files ORDER BY path",
+    );
+    const shown = (f: (typeof stored)[number]) => [f.path, f.status === "failed" ? f.error === reasons[f.path] : "read", Number(f.file_size)];
+    expect(stored.map(shown)).toEqual([
+      [".env", true, 0],
+      ["config/aws-allowed.ini", "read", aws.length],
+      ["config/aws.ini", true, 0],
+      ["ok/fine.md", "read", 7],
+    ]);
     const leaked = await w.app.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM chunks WHERE bytes LIKE '%SECRET=1%' OR bytes LIKE '%Q3ZT7WJ4MNXK2PLD%'");
     expect(Number(leaked?.n)).toBe(1);
   });

@@ -27,18 +27,36 @@ export interface Refusal {
 }
 
 /**
+ * A file refused for what it holds (credential-shaped bytes) rather than
+ * for how it was sent: it has a project path, so the project lists it as
+ * failed with the reason instead of leaving it out unseen.
+ */
+export interface RefusedFile {
+  path: string;
+  contentType: string;
+  fileType: FileType;
+  reason: string;
+}
+
+/**
  * The per-file checks of an ingest call: path, bytes, media type, and the
  * credential scan. A refusal names the path and why; it never stops the rest.
+ * `refusedFiles` are the refusals for content, each once per path.
  */
-export function acceptFiles(files: readonly IncomingFile[]): { accepted: AcceptedFile[]; refused: Refusal[] } {
+export function acceptFiles(files: readonly IncomingFile[]): { accepted: AcceptedFile[]; refused: Refusal[]; refusedFiles: RefusedFile[] } {
   const accepted: AcceptedFile[] = [];
   const refused: Refusal[] = [];
+  const refusedFiles: RefusedFile[] = [];
   const seen = new Set<string>();
   for (const f of files) {
     const shownPath = typeof f.path === "string" ? f.path : "";
     const verdict = checkFile(f);
     if ("reason" in verdict) {
       refused.push({ path: shownPath, reason: verdict.reason });
+      if (verdict.file && !seen.has(verdict.file.path)) {
+        seen.add(verdict.file.path);
+        refusedFiles.push(verdict.file);
+      }
     } else if (seen.has(verdict.path)) {
       refused.push({ path: shownPath, reason: "path appears more than once in this call" });
     } else {
@@ -46,10 +64,10 @@ export function acceptFiles(files: readonly IncomingFile[]): { accepted: Accepte
       accepted.push(verdict);
     }
   }
-  return { accepted, refused };
+  return { accepted, refused, refusedFiles };
 }
 
-function checkFile(f: IncomingFile): AcceptedFile | { reason: string } {
+function checkFile(f: IncomingFile): AcceptedFile | { reason: string; file?: RefusedFile } {
   const norm = normalizePath(f.path);
   if (!norm.ok) return { reason: norm.reason };
   // A path is listed and shown everywhere the file is, includeSecret or not: a credential in it is never stored.
@@ -64,11 +82,18 @@ function checkFile(f: IncomingFile): AcceptedFile | { reason: string } {
     const finding = scanForSecrets(norm.path, f.bytes);
     if (finding) {
       const where = finding.line > 0 ? `, line ${finding.line}` : "";
-      return { reason: `looks like a credential (rule ${finding.rule}${where}); name this path with includeSecret to read it` };
+      const reason = `looks like a credential (rule ${finding.rule}${where}); name this path with includeSecret to read it`;
+      const contentType = contentTypeOf(f, norm.path);
+      return { reason, file: { path: norm.path, contentType, fileType: classifyFile(norm.path, contentType, f.bytes), reason } };
     }
   }
-  const contentType = typeof f.contentType === "string" ? f.contentType.toLowerCase() : defaultContentType(norm.path);
+  const contentType = contentTypeOf(f, norm.path);
   return { path: norm.path, bytes: f.bytes, contentType, fileType: classifyFile(norm.path, contentType, f.bytes) };
+}
+
+/** The declared media type, lower-cased, or the one the path's extension implies. */
+function contentTypeOf(f: IncomingFile, path: string): string {
+  return typeof f.contentType === "string" ? f.contentType.toLowerCase() : defaultContentType(path);
 }
 
 /** Strict base64 (standard or URL-safe alphabet, optional padding). */

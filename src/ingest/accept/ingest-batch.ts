@@ -4,10 +4,10 @@ import type { Tools } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
 import type { Queryable } from "../../store/db.js";
-import { chunkIdOf, projectStoredBytes, putIngestedChunk } from "../../store/files/chunks.js";
+import { EMPTY_CHUNK_ID, chunkIdOf, projectStoredBytes, putIngestedChunk } from "../../store/files/chunks.js";
 import { retireFileDerivations } from "../../store/graph/factions.js";
-import { chunkOfPath, retireFilesByPath, upsertQueuedFile } from "../../store/files/files.js";
-import type { FileOrigin } from "../../store/files/files.js";
+import { chunkOfPath, retireFilesByPath, upsertQueuedFile, upsertRefusedFile } from "../../store/files/files.js";
+import type { FileOrigin, RefusedVersion } from "../../store/files/files.js";
 import { touchLease } from "../../store/files/leases.js";
 import { bumpCorpusVersion, corpusVersion } from "../../store/access/projects.js";
 import { unindexFile } from "../../store/search/search-index.js";
@@ -28,7 +28,8 @@ export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;
 
 /**
  * Takes a batch in: checks each file, then in one transaction stores the
- * accepted bytes, queues their file rows (same path, same file id), releases
+ * accepted bytes, queues their file rows (same path, same file id), lists
+ * the files refused for their content as failed with the reason, releases
  * the chunks re-ingested paths left, touches the project's lease and adds
  * one to the corpus version. A batch that would take the project's stored
  * bytes over `quotaBytes` is refused whole (413 `quota_exceeded`) and
@@ -44,7 +45,7 @@ export async function ingestBatch(
   const { files, intent, origin } = input;
   const { projectId } = scope;
   if (files.length === 0) throw new AppError("no_files");
-  const { accepted, refused } = acceptFiles(files);
+  const { accepted, refused, refusedFiles } = acceptFiles(files);
   const nowMs = tools.clock();
   const now = new Date(nowMs).toISOString();
   return db.transaction(async (tx) => {
@@ -57,9 +58,15 @@ export async function ingestBatch(
       if (previousChunkId) left.push(previousChunkId);
       answer.push({ fileId, path: f.path, status: "queued" });
     }
+    let listed = 0;
+    for (const f of refusedFiles) {
+      const { changed, previousChunkId } = await listRefused(tx, { ...f, projectId, origin: origin ?? "api" }, now);
+      if (previousChunkId) left.push(previousChunkId);
+      if (changed) listed++;
+    }
     await releaseLeftChunks(tx, projectId, left, nowMs);
     await assertWithinQuota(tx, projectId, before, input.quotaBytes ?? DEFAULT_PROJECT_QUOTA_BYTES);
-    const version = answer.length > 0 ? await bumpCorpusVersion(tx, projectId) : await corpusVersion(tx, projectId);
+    const version = answer.length + listed > 0 ? await bumpCorpusVersion(tx, projectId) : await corpusVersion(tx, projectId);
     return { accepted: answer, refused, leaseId: lease.leaseId, projectId, version };
   });
 }
@@ -82,6 +89,24 @@ async function queueVersion(
     now,
   );
   return { fileId: row.fileId, previousChunkId: previous !== undefined && previous !== chunkId ? previous : undefined };
+}
+
+/**
+ * Lists a file refused for its content as failed with the reason (no bytes
+ * stored). A version the path held before gives way as a retired file's
+ * would: its reading retired and unindexed, its chunk to release. Answers
+ * whether the project's files changed (a refusal listed again, as a folder
+ * sync sends an unchanged refused file each time, changes nothing).
+ */
+async function listRefused(tx: Queryable, f: RefusedVersion, now: string): Promise<{ changed: boolean; previousChunkId?: string }> {
+  const { fileId, previous } = await upsertRefusedFile(tx, f, now);
+  if (!previous) return { changed: true };
+  if (previous.status === "failed" && previous.error === f.reason && previous.chunkId === EMPTY_CHUNK_ID) return { changed: false };
+  if (previous.status !== "retired") {
+    await retireFileDerivations(tx, fileId, now);
+    await unindexFile(tx, fileId);
+  }
+  return previous.chunkId !== EMPTY_CHUNK_ID ? { changed: true, previousChunkId: previous.chunkId } : { changed: true };
 }
 
 /**

@@ -214,6 +214,8 @@ class BatchStore {
       if (this.live.has(a.path)) this.changed++;
       else this.added++;
     }
+    // A refused file is listed in the project as failed with its reason: the folder still holds it.
+    for (const r of answer.refused) this.kept.add(r.path);
     this.refused.push(...answer.refused);
     if (answer.accepted.length > 0) this.host.worker.kick();
   }

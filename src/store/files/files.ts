@@ -98,6 +98,45 @@ export async function upsertQueuedFile(q: Queryable, v: FileVersion, now: string
   return toFile(row!);
 }
 
+/** A file refused before it was stored (credential-shaped bytes): what it was, and why. */
+export interface RefusedVersion {
+  projectId: string;
+  path: string;
+  contentType: string;
+  fileType: string;
+  origin: FileOrigin;
+  reason: string;
+}
+
+/**
+ * Lists a refused file as `failed` with its reason, holding no bytes (the
+ * empty chunk), so that it is never absent from the project's files while
+ * its caller was told why. A path the project already holds keeps its id
+ * and gives up its version: answers the file id, and the row as it was
+ * (retired or not) when there was one, for the caller to retire its
+ * reading and release its bytes.
+ */
+export async function upsertRefusedFile(q: Queryable, v: RefusedVersion, now: string): Promise<{ fileId: string; previous?: FileRow }> {
+  const before = await q.get<Row>("SELECT * FROM files WHERE project_id = ? AND path = ?", [v.projectId, v.path]);
+  // Listed already, for the same reason: nothing to write (a folder sync sends a refused file each time).
+  if (before && before.status === "failed" && before.error === v.reason && before.chunk_id === EMPTY_CHUNK_ID) {
+    return { fileId: before.file_id, previous: toFile(before) };
+  }
+  await ensureEmptyChunk(q, v.projectId, now);
+  const row = await q.get<{ file_id: string }>(
+    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, error, origin,
+       include_secret, created_at, updated_at)
+     VALUES (?, ?, ?, ?, ?, 0, ?, 'failed', ?, ?, 0, ?, ?)
+     ON CONFLICT (project_id, path) DO UPDATE SET
+       content_type = excluded.content_type, file_type = excluded.file_type, file_size = 0, chunk_id = excluded.chunk_id,
+       status = 'failed', error = excluded.error, attempts = 0, origin = excluded.origin, include_secret = 0,
+       read_chunk_id = NULL, updated_at = excluded.updated_at
+     RETURNING file_id`,
+    [newId("fil"), v.projectId, v.path, v.contentType, v.fileType, EMPTY_CHUNK_ID, v.reason, v.origin, now, now],
+  );
+  return before ? { fileId: row!.file_id, previous: toFile(before) } : { fileId: row!.file_id };
+}
+
 /** The chunk a path of the project points at now (retired or not), if the project holds the path. */
 export async function chunkOfPath(q: Queryable, projectId: string, path: string): Promise<string | undefined> {
   const row = await q.get<{ chunk_id: string }>("SELECT chunk_id FROM files WHERE project_id = ? AND path = ?", [projectId, path]);
