@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CodeReferenceItem } from "../../src/graph/resources.js";
 import { actions } from "../../tools/index.js";
+import { ADDRESS_PY, HIDDEN_TEXT_PY } from "../fixtures/secrets/docstring-examples.js";
 import { Client } from "../support/console-client.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
 import { createTestWorld, send } from "../support/test-app.js";
@@ -14,33 +15,6 @@ import type { TestWorld } from "../support/test-app.js";
 
 /** Split literals: this file itself holds no credential-shaped line. */
 const KEY_LINE = `aws_access_key_id = AKIA${"R7PW2KD9XMQ4TZLB"}\n`;
-const at = "@";
-
-/** A URL class documented with a percent-encoded prose password (the shape of httpx's `URL`). */
-const ADDRESS_PY = [
-  "class Address:",
-  '    """',
-  `    address = Address("HTTPS://ana%40mail.example:a%20secret${at}bücher.example:8443/a%20b?q=1#top")`,
-  '    assert address.password == "a secret"',
-  '    """',
-  "",
-  "    def __init__(self, text):",
-  "        self.text = text",
-  "",
-].join("\n");
-
-/** A secret type documented with a password made of words (the shape of pydantic's `SecretStr`). */
-const HIDDEN_PY = [
-  "class HiddenText:",
-  '    """A value never shown in logs.',
-  "",
-  "    form = Form(pass" + "word='IAmSensitive', pass" + "word_bytes=b'IAmSensitiveBytes')",
-  '    """',
-  "",
-  "    def reveal(self):",
-  "        return self.value",
-  "",
-].join("\n");
 
 interface FileResource {
   fileId: string;
@@ -60,7 +34,7 @@ describe("refused files are listed, credential-shaped examples are read", () => 
     const { res, body } = await ingest(w, [
       fileEntry("deploy/prod.ini", `[default]\n${KEY_LINE}`),
       fileEntry("shop/address.py", ADDRESS_PY),
-      fileEntry("shop/types.py", HIDDEN_PY),
+      fileEntry("shop/types.py", HIDDEN_TEXT_PY),
     ]);
     expect(res.status).toBe(200);
     expect(body.accepted.map((a) => a.path)).toEqual(["shop/address.py", "shop/types.py"]);

@@ -3,47 +3,21 @@ import { isTestFixturePath } from "../../../../src/ingest/secrets/example-contex
 import { scanForSecrets } from "../../../../src/ingest/secrets/scan-for-secrets.js";
 import { findSecretInReading } from "../../../../src/ingest/secrets/find-secret-in-reading.js";
 import { randomString, seededRandom } from "../../../fixtures/secrets/adversarial-input.js";
+import { ADDRESS_PY, HIDDEN_TEXT_PY } from "../../../fixtures/secrets/docstring-examples.js";
 
 const BASE62 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 /** Split literals: this file itself holds no credential-shaped line. */
 const at = "@";
 const scheme = (name: string) => `${name}:/` + "/";
 
-/** A class documented with a URL whose userinfo is an example (the shape of httpx's `URL`). */
-const URL_DOCSTRING = [
-  "class Address:",
-  '    """',
-  `    address = Address("${scheme("HTTPS")}ana%40mail.example:a%20secret${at}bücher.example:8443/a%20b?q=1#top")`,
-  "",
-  '    assert address.password == "a secret"',
-  '    """',
-  "",
-  "    def __init__(self, text):",
-  "        self.text = text",
-  "",
-].join("\n");
-
-/** A model documented with a password example (the shape of pydantic's `SecretStr`). */
-const ASSIGNMENT_DOCSTRING = [
-  "class Hidden:",
-  '    """A value never shown in logs.',
-  "",
-  "    ```python",
-  "    form = Form(pass" + "word='IAmHiddenText', pass" + "word_bytes=b'IAmHiddenTextBytes')",
-  "    print(form)",
-  "    ```",
-  '    """',
-  "",
-].join("\n");
-
 describe("credential-shaped examples", () => {
   it("a docstring's example URL with a percent-encoded prose password is read", () => {
-    expect(scanForSecrets("shop/_address.py", URL_DOCSTRING)).toBeNull();
+    expect(scanForSecrets("shop/_address.py", ADDRESS_PY)).toBeNull();
   });
 
   it("a docstring's example password made of words is read", () => {
-    expect(scanForSecrets("shop/types.py", ASSIGNMENT_DOCSTRING)).toBeNull();
-    expect(findSecretInReading("shop/types.py", { factions: [{ factionType: "code_unit", inferredType: "text/x-python", location: {}, text: ASSIGNMENT_DOCSTRING, headingPath: [] }], cells: [] })).toBeUndefined();
+    expect(scanForSecrets("shop/types.py", HIDDEN_TEXT_PY)).toBeNull();
+    expect(findSecretInReading("shop/types.py", { factions: [{ factionType: "code_unit", inferredType: "text/x-python", location: {}, text: HIDDEN_TEXT_PY, headingPath: [] }], cells: [] })).toBeUndefined();
   });
 
   it("placeholders and example users stay examples anywhere", () => {
