@@ -22,6 +22,8 @@ import { graphEndpoints } from "./graph/graph-endpoints.js";
 import { ingestEndpoints } from "./ingest/ingest-endpoints.js";
 import { recordEndpoints } from "./records/record-endpoints.js";
 import { IngestWorker } from "./ingest/read/ingest-worker.js";
+import { WriterThread } from "./ingest/read/writer/writer-host.js";
+import type { ReadingWorker } from "./ingest/read/writer/writer-host.js";
 import { COLLECT_INTERVAL_MS, collectChunks } from "./ingest/accept/storage.js";
 import { log } from "./logger.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
@@ -72,7 +74,7 @@ export interface App {
   readonly endpoints: readonly AnyEndpoint[];
   readonly http: Hono<HttpEnv>;
   readonly mcp: McpHttpHandler;
-  readonly worker: IngestWorker;
+  readonly worker: ReadingWorker;
   /** The task worker: runs detached work (also `tools.tasks`). */
   readonly tasks: TaskWorker;
   close(): Promise<void>;
@@ -86,7 +88,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const clock = options.clock ?? Date.now;
     const cursors = createCursorCodec(secret);
     const tokens = tokenCounter(config.tokenizer);
-    const worker = new IngestWorker({ db, clock, reading: config.reading, afterDrain: (projects) => reviewProjects(db, projects, clock) });
+    const worker = readingWorker(config, db, clock, options.clock !== undefined);
     // The worker runs every task through the service's pipeline, made below (the tools hold the worker as their task queue).
     const tasks = new TaskWorker([...productTaskKinds(config), ...(options.taskKinds ?? [])], {
       db,
@@ -128,6 +130,20 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     db.close();
     throw startError(err, config.dbUrl);
   }
+}
+
+/**
+ * The reading worker: on a local file, in the writer thread with its own
+ * connection, so no reading's commit runs on the thread that answers
+ * requests; in-process on a memory database (a second connection would be
+ * another database), on a remote one, and when a test drives the clock (a
+ * thread cannot share it).
+ */
+function readingWorker(config: Config, db: Db, clock: Clock, ownClock: boolean): ReadingWorker {
+  if (db.kind === "file" && db.turns && !ownClock) {
+    return new WriterThread({ url: config.dbUrl, authToken: config.dbAuthToken, reading: config.reading, readersUrl: undefined, turns: db.turns.buffer });
+  }
+  return new IngestWorker({ db, clock, reading: config.reading, afterDrain: (projects) => reviewProjects(db, projects, clock) });
 }
 
 /**

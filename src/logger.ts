@@ -25,10 +25,14 @@ export type LogListener = (record: LogRecord) => void;
 const listeners = new Set<LogListener>();
 
 function write(level: LogLevel, msg: string, fields?: Fields): void {
-  const silent = process.env.PKS_LOG === "silent";
-  if (silent && listeners.size === 0) return;
+  if (process.env.PKS_LOG === "silent" && listeners.size === 0) return;
   const line: Fields = { t: new Date().toISOString(), level, msg };
   for (const [k, v] of Object.entries(fields ?? {})) line[k] = v instanceof Error ? describeError(v) : v;
+  emit(line);
+}
+
+function emit(line: Fields): void {
+  const silent = process.env.PKS_LOG === "silent";
   for (const listener of listeners) {
     try {
       listener(line as unknown as LogRecord);
@@ -49,6 +53,15 @@ export const log = {
   warn: (msg: string, fields?: Fields) => write("warn", msg, fields),
   error: (msg: string, fields?: Fields) => write("error", msg, fields),
 };
+
+/**
+ * Writes a record made in another thread of this process (the writer
+ * thread posts its records here) as if it were written here: listeners
+ * hear it and stderr gets it, once.
+ */
+export function relayLog(record: LogRecord): void {
+  emit(record as unknown as Fields);
+}
 
 /**
  * Hears every log record from now on, in the order written, until the

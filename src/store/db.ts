@@ -7,6 +7,7 @@ import { AppError } from "../errors.js";
 import { openLocalClient } from "./local-client.js";
 import type { QueryResult, SqlClient, SqlRow, SqlTransaction } from "./local-client.js";
 import { createMutex } from "./mutex.js";
+import { WriteTurns } from "./write-turns.js";
 
 export type { QueryResult, SqlRow } from "./local-client.js";
 
@@ -21,9 +22,15 @@ export interface Queryable {
 
 export type DbKind = "file" | "memory" | "remote";
 
-/** The store's handle on libSQL. Every statement is serialized through one lane. */
+/**
+ * The store's handle on libSQL. Writes are serialized through one lane; on a
+ * local file, reads outside a transaction run on a connection of their own
+ * (a WAL snapshot of the last commit) and wait for no write.
+ */
 export interface Db extends Queryable {
   readonly kind: DbKind;
+  /** Turns at the write lock shared with a writer thread on the same file (local files only). */
+  readonly turns: WriteTurns | undefined;
   /** Runs `fn` inside one write transaction: fully applied or fully rolled back. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): void;
@@ -32,7 +39,22 @@ export interface Db extends Queryable {
 export interface OpenOptions {
   url: string;
   authToken?: string | undefined;
+  /**
+   * `serve` (the default): the thread that answers requests. On a local file
+   * it reads on a connection of its own, and never blocks its event loop
+   * waiting for the write lock: a busy lock is retried after short sleeps
+   * (BUSY_WAIT_MS in all), while it says so in `turns`. `writer`: the writer
+   * thread, one connection that waits in SQLite's busy handler (its thread
+   * answers no request) and lets waiting requests go first before each
+   * transaction.
+   */
+  role?: "serve" | "writer";
+  /** The turns shared with the other role's thread (a writer gets the server's). */
+  turns?: WriteTurns;
 }
+
+/** How long a statement waits for the write lock in all before it fails as unavailable. */
+const BUSY_WAIT_MS = 10_000;
 
 /**
  * Opens the database, applies the connection pragmas and asserts them.
@@ -48,14 +70,27 @@ export async function openDatabase(options: OpenOptions): Promise<Db> {
   // memory go through the synchronous binding (see local-client.ts).
   const client: SqlClient =
     kind === "remote" ? createClient({ url: options.url, authToken: options.authToken, concurrency: 1 }) : openLocalClient(localPath(options.url, kind));
-  const db = wrap(client, kind);
+  const role = options.role ?? "serve";
+  const serving = kind === "file" && role === "serve";
+  let reads: SqlClient | undefined;
   try {
-    await applyPragmas(db, kind);
+    reads = serving ? openLocalClient(localPath(options.url, kind)) : undefined;
+    const turns = kind === "file" ? (options.turns ?? new WriteTurns()) : undefined;
+    const db = wrap(client, kind, { reads, turns, role });
+    await applyPragmas(db, kind, serving ? 0 : BUSY_WAIT_MS);
+    if (reads) await readsOnly(reads);
+    return db;
   } catch (err) {
     client.close();
+    reads?.close();
     throw err;
   }
-  return db;
+}
+
+/** The read connection: it can write nothing (a statement taken for a read by mistake fails and goes to the lane). */
+async function readsOnly(reads: SqlClient): Promise<void> {
+  await reads.execute({ sql: "PRAGMA busy_timeout = 0", args: [] });
+  await reads.execute({ sql: "PRAGMA query_only = ON", args: [] });
 }
 
 function kindOf(url: string): DbKind {
@@ -76,10 +111,10 @@ function ensureParentFolder(url: string): void {
   mkdirSync(dirname(filePath(url)), { recursive: true });
 }
 
-async function applyPragmas(db: Db, kind: DbKind): Promise<void> {
+async function applyPragmas(db: Db, kind: DbKind, busyTimeoutMs: number): Promise<void> {
   if (kind === "remote") return;
   await db.execute("PRAGMA foreign_keys = ON");
-  await db.execute("PRAGMA busy_timeout = 10000");
+  await db.execute(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
   await db.execute("PRAGMA secure_delete = ON");
   if (kind === "file") {
     await db.execute("PRAGMA journal_mode = WAL");
@@ -120,11 +155,21 @@ export async function checkpointWal(db: Db): Promise<Checkpoint | undefined> {
   return { busy: Number(row?.busy) === 1, walFrames: Number(row?.log ?? -1), checkpointedFrames: Number(row?.checkpointed ?? -1) };
 }
 
-function wrap(client: SqlClient, kind: DbKind): Db {
+interface WrapOptions {
+  /** The connection reads outside a transaction run on (a serving local file). */
+  readonly reads: SqlClient | undefined;
+  readonly turns: WriteTurns | undefined;
+  readonly role: "serve" | "writer";
+}
+
+function wrap(client: SqlClient, kind: DbKind, options: WrapOptions): Db {
   const lane = createMutex();
+  const { reads, turns, role } = options;
+  // A serving thread retries a busy lock after sleeps instead of blocking its event loop in SQLite's busy handler.
+  const free = <T>(work: () => Promise<T>): Promise<T> => (reads ? whenFree(work, turns) : work());
   const direct = queryableOf(
-    (sql, args) => client.execute({ sql, args: args ?? [] }),
-    (sql) => client.executeMultiple(sql),
+    (sql, args) => free(() => client.execute({ sql, args: args ?? [] })),
+    (sql) => free(() => client.executeMultiple(sql)),
   );
   const serialized: Queryable = {
     execute: (sql, args) => lane.run(() => direct.execute(sql, args)),
@@ -132,18 +177,94 @@ function wrap(client: SqlClient, kind: DbKind): Db {
     get: (sql, args) => lane.run(() => direct.get(sql, args)),
     script: (sql) => lane.run(() => direct.script(sql)),
   };
+  const read = reads ? readFirst(reads, serialized) : serialized;
+  const begin = async (): Promise<SqlTransaction> => {
+    if (role === "writer") await turns?.yieldToRequests();
+    return free(() => client.transaction("write"));
+  };
   return {
     kind,
-    ...serialized,
-    transaction: (fn) => lane.run(() => runTransaction(client, fn)),
-    close: () => client.close(),
+    turns,
+    ...read,
+    script: serialized.script,
+    transaction: (fn) => lane.run(() => runTransaction(begin, fn)),
+    close: () => {
+      client.close();
+      reads?.close();
+    },
   };
 }
 
-async function runTransaction<T>(client: SqlClient, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+/**
+ * Statements that can only read run on the read connection, outside the
+ * lane; anything else (and a read the connection refuses) goes through
+ * the lane. A statement that starts with SELECT reads; one that starts with
+ * WITH reads unless it names a write anywhere (taken conservatively).
+ */
+function readFirst(reads: SqlClient, lane: Queryable): Queryable {
+  const viaReads = queryableOf(
+    (sql, args) => whenFree(() => reads.execute({ sql, args: args ?? [] }), undefined),
+    () => Promise.reject(new Error("scripts run through the lane")),
+  );
+  const pick = <R>(sql: string, onReads: () => Promise<R>, onLane: () => Promise<R>): Promise<R> => {
+    if (!isRead(sql)) return onLane();
+    return onReads().catch((err: unknown) => (refusedAsWrite(err) ? onLane() : Promise.reject(err)));
+  };
+  return {
+    execute: (sql, args) => pick(sql, () => viaReads.execute(sql, args), () => lane.execute(sql, args)),
+    all: (sql, args) => pick(sql, () => viaReads.all(sql, args), () => lane.all(sql, args)),
+    get: (sql, args) => pick(sql, () => viaReads.get(sql, args), () => lane.get(sql, args)),
+    script: lane.script,
+  };
+}
+
+const STARTS_SELECT = /^\s*SELECT\b/i;
+const STARTS_WITH = /^\s*WITH\b/i;
+const NAMES_WRITE = /\b(INSERT|UPDATE|DELETE|REPLACE)\b/i;
+
+function isRead(sql: string): boolean {
+  return STARTS_SELECT.test(sql) || (STARTS_WITH.test(sql) && !NAMES_WRITE.test(sql));
+}
+
+function refusedAsWrite(err: unknown): boolean {
+  const cause = err instanceof AppError ? err.cause : err;
+  return cause instanceof LibsqlError && /SQLITE_READONLY/.test(`${cause.code} ${cause.message}`);
+}
+
+function isBusy(err: unknown): boolean {
+  return err instanceof LibsqlError && /SQLITE_BUSY|database is locked/.test(`${err.code} ${err.message}`);
+}
+
+/**
+ * Runs `work`, and while SQLite answers busy, again after a short sleep
+ * (1, 2, 4, 8 ms, …) for BUSY_WAIT_MS in all; meanwhile `turns` knows a
+ * request waits. Only for statements that changed nothing when busy: an
+ * autocommit statement, or a transaction's BEGIN.
+ */
+async function whenFree<T>(work: () => Promise<T>, turns: WriteTurns | undefined): Promise<T> {
+  const start = performance.now();
+  let pause = 1;
+  let waited: (() => void) | undefined;
+  try {
+    for (;;) {
+      try {
+        return await work();
+      } catch (err) {
+        if (!isBusy(err) || performance.now() - start > BUSY_WAIT_MS) throw err;
+      }
+      waited ??= turns?.want();
+      await new Promise((resolve) => setTimeout(resolve, pause));
+      pause = Math.min(pause * 2, 8);
+    }
+  } finally {
+    waited?.();
+  }
+}
+
+async function runTransaction<T>(begin: () => Promise<SqlTransaction>, fn: (tx: Queryable) => Promise<T>): Promise<T> {
   let tx: SqlTransaction;
   try {
-    tx = await client.transaction("write");
+    tx = await begin();
   } catch (err) {
     throw mapDbError(err);
   }

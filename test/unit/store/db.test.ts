@@ -113,6 +113,63 @@ describe("the store", () => {
     db.close();
   });
 
+  it("on a local file, a read outside a transaction waits for no write and sees the last commit", async () => {
+    const db = await openDatabase({ url: `file:${join(dir, "reads.db")}` });
+    await db.execute("CREATE TABLE t (a INTEGER)");
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    let begun!: () => void;
+    const open = new Promise<void>((resolve) => (begun = resolve));
+    const held = db.transaction(async (tx) => {
+      await tx.execute("INSERT INTO t VALUES (1)");
+      begun();
+      await gate;
+    });
+    await open;
+    // The lane is held by the open transaction: reads are answered from the last commit meanwhile.
+    expect(await db.all("SELECT a FROM t")).toEqual([]);
+    expect(await db.all("WITH x AS (SELECT a FROM t) SELECT count(*) AS n FROM x")).toEqual([{ n: 0 }]);
+    // A statement that writes goes through the lane, after the transaction.
+    let written = false;
+    const write = db.execute("WITH v(a) AS (VALUES (2)) INSERT INTO t SELECT a FROM v").then(() => (written = true));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(written).toBe(false);
+    release();
+    await held;
+    await write;
+    expect(await db.all("SELECT a FROM t ORDER BY a")).toEqual([{ a: 1 }, { a: 2 }]);
+    db.close();
+  });
+
+  it("a serving connection waits for a writer thread's lock without blocking its event loop, and the writer lets it go first", async () => {
+    const url = `file:${join(dir, "turns.db")}`;
+    const db = await openDatabase({ url });
+    await db.execute("CREATE TABLE t (a INTEGER)");
+    const writer = await openDatabase({ url, role: "writer", turns: db.turns });
+    let begun!: () => void;
+    const open = new Promise<void>((resolve) => (begun = resolve));
+    const held = writer.transaction(async (tx) => {
+      await tx.execute("INSERT INTO t VALUES (1)");
+      begun();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    });
+    await open;
+    let ticks = 0;
+    const timer = setInterval(() => ticks++, 10);
+    const request = db.execute("INSERT INTO t VALUES (2)");
+    // The writer's next transaction waits while the request does.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const next = writer.transaction(async (tx) => tx.execute("INSERT INTO t VALUES (3)"));
+    await request;
+    clearInterval(timer);
+    expect(ticks).toBeGreaterThan(10);
+    await held;
+    await next;
+    expect(await db.all("SELECT a FROM t ORDER BY rowid")).toEqual([{ a: 1 }, { a: 2 }, { a: 3 }]);
+    writer.close();
+    db.close();
+  });
+
   it("maps constraint and busy errors of the local binding like the client's", async () => {
     const path = join(dir, "busy.db");
     const db = await openDatabase({ url: `file:${path}` });

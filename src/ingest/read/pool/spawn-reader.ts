@@ -12,7 +12,8 @@ import { Worker } from "node:worker_threads";
 import type { ThreadData } from "./thread-protocol.js";
 
 const FROM_SOURCES = import.meta.url.endsWith(".ts");
-const EXT = FROM_SOURCES ? ".ts" : ".js";
+/** The extension of this tree's modules: `.ts` from sources, `.js` built. */
+export const EXT = FROM_SOURCES ? ".ts" : ".js";
 
 /**
  * Young generation of a reader thread, in MB. V8's default for a thread
@@ -28,7 +29,15 @@ export const DEFAULT_READERS_URL = new URL(`../../../readers/index${EXT}`, impor
 
 /** The entry of a reader thread as a URL Worker accepts. */
 function threadEntryUrl(): URL {
-  const entry = new URL(`./reader-thread${EXT}`, import.meta.url);
+  return workerEntryUrl(new URL(`./reader-thread${EXT}`, import.meta.url));
+}
+
+/**
+ * A thread entry module (named with this tree's extension: `.ts` from
+ * sources, `.js` built) as a URL Worker accepts: from sources, a boot
+ * module that registers tsx's loader first.
+ */
+export function workerEntryUrl(entry: URL): URL {
   if (!FROM_SOURCES) return entry;
   const tsx = import.meta.resolve("tsx/esm/api");
   const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;

@@ -1,0 +1,114 @@
+/**
+ * The serving thread's side of the writer thread. On a local file the
+ * reading worker runs in a thread of its own with its own connection (see
+ * writer-thread.ts), so the serving thread's event loop never runs a
+ * reading's commit: a cheap read waits for no write, and the serving
+ * thread's own writes (sessions, rate events, accepted uploads) wait for
+ * the write lock without blocking it (see WriteTurns). Same surface as the
+ * in-process worker (`ReadingWorker`), which memory databases keep: a
+ * second connection to `:memory:` would be another database.
+ */
+import { Worker } from "node:worker_threads";
+import { log, relayLog } from "../../../logger.js";
+import { EXT, workerEntryUrl } from "../pool/spawn-reader.js";
+import type { WriterAnswer, WriterData, WriterRequest } from "./writer-protocol.js";
+
+/** What the rest of the app needs of the reading worker, in-process or in its thread. */
+export interface ReadingWorker {
+  /** Queues interrupted readings again and starts reading. */
+  start(): Promise<void>;
+  /** New files were queued. */
+  kick(): void;
+  /** Resolves once no file is queued or being read. */
+  whenIdle(): Promise<void>;
+  /** Stops reading; readings under way are given back to the queue. */
+  stop(): Promise<void>;
+}
+
+/** How long a writer thread that stopped unasked waits before it is started again. */
+const RESTART_MS = 1000;
+
+export class WriterThread implements ReadingWorker {
+  readonly #data: WriterData;
+  #thread: Worker | undefined;
+  #nextId = 0;
+  readonly #idle = new Map<number, () => void>();
+  #stopping = false;
+  #stopped: (() => void) | undefined;
+
+  constructor(data: WriterData) {
+    this.#data = data;
+  }
+
+  async start(): Promise<void> {
+    this.#stopping = false;
+    const thread = new Worker(workerEntryUrl(new URL(`./writer-thread${EXT}`, import.meta.url)), { workerData: this.#data, stdout: true });
+    thread.stdout.pipe(process.stderr, { end: false });
+    this.#thread = thread;
+    await new Promise<void>((resolve, reject) => {
+      thread.on("message", (answer: WriterAnswer) => {
+        if (answer.type === "started") resolve();
+        else if (answer.type === "start-failed") reject(new Error(`the writer thread did not start: ${answer.message}`));
+        else this.#answer(answer);
+      });
+      thread.on("error", (err) => {
+        log.error("the writer thread failed", { error: err });
+        reject(err);
+      });
+      thread.on("exit", (code) => this.#exited(thread, code));
+    });
+    // Idle waits asked of a thread that stopped unasked are asked again.
+    for (const id of this.#idle.keys()) this.#send({ type: "idle", id });
+  }
+
+  kick(): void {
+    this.#send({ type: "kick" });
+  }
+
+  whenIdle(): Promise<void> {
+    if (!this.#thread) return Promise.resolve();
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#idle.set(id, resolve);
+      this.#send({ type: "idle", id });
+    });
+  }
+
+  async stop(): Promise<void> {
+    const thread = this.#thread;
+    this.#stopping = true;
+    if (!thread) return;
+    const stopped = new Promise<void>((resolve) => (this.#stopped = resolve));
+    this.#send({ type: "stop" });
+    await stopped;
+    await thread.terminate();
+  }
+
+  #send(request: WriterRequest): void {
+    this.#thread?.postMessage(request);
+  }
+
+  #answer(answer: WriterAnswer): void {
+    if (answer.type === "log") relayLog(answer.record);
+    else if (answer.type === "idle") {
+      this.#idle.get(answer.id)?.();
+      this.#idle.delete(answer.id);
+    } else if (answer.type === "stopped") this.#stopped?.();
+  }
+
+  /** A thread that ended unasked (a native failure, its heap) is started again; its claims are queued again at start. */
+  #exited(thread: Worker, code: number): void {
+    if (this.#thread !== thread) return;
+    this.#thread = undefined;
+    if (this.#stopping) {
+      this.#stopped?.();
+      for (const resolve of this.#idle.values()) resolve();
+      this.#idle.clear();
+      return;
+    }
+    log.error("the writer thread stopped; starting it again", { code });
+    setTimeout(() => {
+      if (!this.#stopping) this.start().catch((error: unknown) => log.error("the writer thread did not start again", { error }));
+    }, RESTART_MS).unref();
+  }
+}

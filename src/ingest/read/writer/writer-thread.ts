@@ -1,0 +1,49 @@
+/**
+ * The entry of the writer thread: its own connection to the store (role
+ * `writer`), and the reading worker on it — claims, the reader pool, the
+ * group commits of readings and everything derived from them, the pass
+ * after reading. The serving thread keeps answering requests on its own
+ * connections meanwhile. Its log records go to the serving thread, which
+ * writes them and hands them to its listeners (MCP sessions hear them).
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { reviewProjects } from "../../../categories/review-types.js";
+import { onLog } from "../../../logger.js";
+import { openDatabase } from "../../../store/db.js";
+import { WriteTurns } from "../../../store/write-turns.js";
+import { IngestWorker } from "../ingest-worker.js";
+import type { WriterAnswer, WriterData, WriterRequest } from "./writer-protocol.js";
+
+const port = parentPort;
+if (!port) throw new Error("the writer thread runs only inside a worker thread");
+const data = workerData as WriterData;
+const post = (answer: WriterAnswer) => port.postMessage(answer);
+// Records are written once, by the serving thread.
+process.env.PKS_LOG = "silent";
+onLog((record) => post({ type: "log", record }));
+
+try {
+  const db = await openDatabase({ url: data.url, authToken: data.authToken, role: "writer", turns: new WriteTurns(data.turns) });
+  const worker = new IngestWorker({
+    db,
+    clock: Date.now,
+    reading: data.reading,
+    readersUrl: data.readersUrl,
+    afterDrain: (projects) => reviewProjects(db, projects, Date.now),
+  });
+  port.on("message", (request: WriterRequest) => {
+    if (request.type === "kick") worker.kick();
+    else if (request.type === "idle") void worker.whenIdle().then(() => post({ type: "idle", id: request.id }));
+    else
+      void worker.stop().finally(() => {
+        db.close();
+        post({ type: "stopped" });
+        port.close();
+      });
+  });
+  await worker.start();
+  post({ type: "started" });
+} catch (err) {
+  post({ type: "start-failed", message: err instanceof Error ? err.message : String(err) });
+  port.close();
+}
