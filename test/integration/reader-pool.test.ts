@@ -191,7 +191,8 @@ describe("attempts: an interrupted reading is retried in a process of its own", 
     }
     await again.close();
     rmSync(held.root, { recursive: true, force: true });
-  });
+    // On a file the worker runs in the writer thread, which loads its modules anew (from sources under tsx: seconds).
+  }, 90_000);
 
   it("a retried file that kills its process fails alone: the server and the other files, retried ones included, go on", async () => {
     dir = mkdtempSync(join(tmpdir(), "pks-attempts-"));

@@ -1,5 +1,5 @@
 import type { Clock } from "../../core/tools.js";
-import type { Db } from "../../store/db.js";
+import type { Db, Queryable } from "../../store/db.js";
 import { log } from "../../logger.js";
 import { getChunkBytes } from "../../store/files/chunks.js";
 import { claimQueued, dropFileBytes, finishReading, hasQueued, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
@@ -57,6 +57,13 @@ export interface WorkerDeps {
    * project-wide passes over what was read (types) see every file settled.
    */
   readonly afterDrain?: (projectIds: ReadonlySet<string>) => Promise<void>;
+  /**
+   * Whether this worker may still write (it holds the writer lease), asked
+   * inside each claim and each commit of readings: a worker that lost the
+   * lease claims nothing and writes none of its readings, which the new
+   * holder reads again. Absent: always (one process on the database).
+   */
+  readonly holds?: (tx: Queryable) => Promise<boolean>;
 }
 
 /**
@@ -245,8 +252,8 @@ export class IngestWorker {
         await this.#pool.whenReady();
         if (!this.#running) return [];
       }
-      const files = await this.#deps.db.transaction((tx) => claimQueued(tx, this.#now(), limit));
-      return files;
+      const { holds } = this.#deps;
+      return await this.#deps.db.transaction(async (tx) => (holds && !(await holds(tx)) ? [] : claimQueued(tx, this.#now(), limit)));
     } catch (err) {
       log.error("claiming files failed", { error: err });
       return undefined;
@@ -271,7 +278,11 @@ export class IngestWorker {
       read();
       const now = this.#now();
       if (!this.#running) {
-        await releaseClaims(this.#deps.db, [file], now).catch(() => undefined);
+        // A worker that lost the lease gives nothing back: the new holder queued its claims again and may be reading them.
+        const { holds } = this.#deps;
+        await this.#deps.db
+          .transaction(async (tx) => (holds && !(await holds(tx)) ? undefined : releaseClaims(tx, [file], now)))
+          .catch(() => undefined);
         return;
       }
       const message = err instanceof Error ? err.message.slice(0, 500) : "reading failed";
@@ -314,6 +325,7 @@ export class IngestWorker {
     await this.#lane.persist({
       rows: output.factions.length + output.cells.length,
       write: async (tx) => {
+        if (this.#deps.holds && !(await this.#deps.holds(tx))) return;
         const now = this.#now();
         // Claim the finish first: if the file was replaced meanwhile, nothing is written.
         if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "ready" }, now))) return;

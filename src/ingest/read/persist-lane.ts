@@ -3,7 +3,7 @@
  * ends with an fsync (WAL, `synchronous=FULL`); one transaction per file
  * made the fsyncs most of a cold ingest's main-thread time. Readings that
  * finish while a commit is under way wait for it and then go together in the
- * next transaction, up to a row budget (so the write lock is never held for
+ * next transaction, up to a row budget and HOLD_MS of writing (so the write lock is never held for
  * long): a single edit is written at once, a cold ingest in batches. When
  * the owner says more readings are on their way (`more`), a batch waits
  * for them up to a short window (GATHER_MS) before it commits: with one
@@ -33,6 +33,13 @@ interface Waiting {
 export const BATCH_ROWS = 20_000;
 /** How long a batch waits, at most, for readings under way before it commits. */
 export const GATHER_MS = 50;
+/**
+ * How long one transaction writes, at most, before it commits with the
+ * readings written so far (the rest go first in the next one): requests
+ * that write (sessions, rate events, accepted uploads) wait for the write
+ * lock no longer than this and one reading's rows.
+ */
+export const HOLD_MS = 50;
 
 export interface PersistLaneOptions {
   /** Row budget of one transaction (BATCH_ROWS). */
@@ -41,6 +48,8 @@ export interface PersistLaneOptions {
   readonly more?: () => boolean;
   /** The gathering window (GATHER_MS). */
   readonly gatherMs?: number;
+  /** How long one transaction writes at most (HOLD_MS). */
+  readonly holdMs?: number;
 }
 
 export class PersistLane {
@@ -48,6 +57,7 @@ export class PersistLane {
   readonly #maxRows: number;
   readonly #more: () => boolean;
   readonly #gatherMs: number;
+  readonly #holdMs: number;
   /** Wakes a gathering batch when a reading arrives. */
   #arrived: (() => void) | undefined;
   #waiting: Waiting[] = [];
@@ -61,6 +71,7 @@ export class PersistLane {
     this.#maxRows = o.maxRows ?? BATCH_ROWS;
     this.#more = o.more ?? (() => false);
     this.#gatherMs = o.gatherMs ?? GATHER_MS;
+    this.#holdMs = o.holdMs ?? HOLD_MS;
   }
 
   /** Writes one reading; resolves once the transaction that holds it committed. */
@@ -88,28 +99,41 @@ export class PersistLane {
     while (this.#waiting.length > 0) {
       await this.#gather();
       const batch = this.#take();
+      let written = 0;
       try {
         await this.#db.transaction(async (tx) => {
-          for (const w of batch) await w.item.write(tx);
+          const start = performance.now();
+          for (const w of batch) {
+            await w.item.write(tx);
+            written++;
+            if (performance.now() - start >= this.#holdMs) break;
+          }
         });
+        // Readings the time bound left out go first in the next transaction.
+        this.#waiting.unshift(...batch.splice(written));
         this.stats.commits++;
         this.stats.items += batch.length;
         for (const w of batch) w.resolve();
       } catch (err) {
-        if (batch.length === 1) {
-          batch[0]!.reject(err);
-          continue;
-        }
-        for (const w of batch) {
-          try {
-            await this.#db.transaction((tx) => w.item.write(tx));
-            this.stats.commits++;
-            this.stats.items++;
-            w.resolve();
-          } catch (one) {
-            w.reject(one);
-          }
-        }
+        await this.#oneByOne(batch, err);
+      }
+    }
+  }
+
+  /** A failed batch: each reading alone, so one bad reading fails only its own file. */
+  async #oneByOne(batch: Waiting[], err: unknown): Promise<void> {
+    if (batch.length === 1) {
+      batch[0]!.reject(err);
+      return;
+    }
+    for (const w of batch) {
+      try {
+        await this.#db.transaction((tx) => w.item.write(tx));
+        this.stats.commits++;
+        this.stats.items++;
+        w.resolve();
+      } catch (one) {
+        w.reject(one);
       }
     }
   }

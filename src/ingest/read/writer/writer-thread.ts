@@ -12,6 +12,7 @@ import { onLog } from "../../../logger.js";
 import { openDatabase } from "../../../store/db.js";
 import { WriteTurns } from "../../../store/write-turns.js";
 import { IngestWorker } from "../ingest-worker.js";
+import { LeasedWorker } from "./leased-worker.js";
 import type { WriterAnswer, WriterData, WriterRequest } from "./writer-protocol.js";
 
 const port = parentPort;
@@ -24,13 +25,17 @@ onLog((record) => post({ type: "log", record }));
 
 try {
   const db = await openDatabase({ url: data.url, authToken: data.authToken, role: "writer", turns: new WriteTurns(data.turns) });
-  const worker = new IngestWorker({
-    db,
-    clock: Date.now,
-    reading: data.reading,
-    readersUrl: data.readersUrl,
-    afterDrain: (projects) => reviewProjects(db, projects, Date.now),
-  });
+  // Of the processes on this database, the one holding the writer lease reads and writes.
+  const worker = new LeasedWorker(db, (holds) =>
+    new IngestWorker({
+      db,
+      clock: Date.now,
+      reading: data.reading,
+      readersUrl: data.readersUrl,
+      afterDrain: (projects) => reviewProjects(db, projects, Date.now),
+      holds,
+    }),
+  );
   port.on("message", (request: WriterRequest) => {
     if (request.type === "kick") worker.kick();
     else if (request.type === "idle") void worker.whenIdle().then(() => post({ type: "idle", id: request.id }));

@@ -38,6 +38,24 @@ describe("PersistLane", () => {
     db.close();
   });
 
+  it("commits a transaction once it has written for its time bound, and the rest go first in the next", async () => {
+    const { db, rows } = await world();
+    const lane = new PersistLane(db, { holdMs: 20 });
+    const slow = (v: string) => ({
+      rows: 1,
+      write: async (tx: Queryable) => {
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        await tx.execute("INSERT INTO t (v) VALUES (?)", [v]);
+      },
+    });
+    // The first goes alone (nothing waited when it came); the next nine wait behind it and share transactions of at most two.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => lane.persist(slow(`s${i}`))));
+    expect(await rows()).toHaveLength(10);
+    expect(lane.stats.items).toBe(10);
+    expect(lane.stats.commits).toBeGreaterThanOrEqual(6);
+    db.close();
+  });
+
   it("keeps a batch within its row budget", async () => {
     const { db, rows } = await world();
     const lane = new PersistLane(db, 3);
