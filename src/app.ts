@@ -22,6 +22,8 @@ import { graphEndpoints } from "./graph/graph-endpoints.js";
 import { ingestEndpoints } from "./ingest/ingest-endpoints.js";
 import { recordEndpoints } from "./records/record-endpoints.js";
 import { IngestWorker } from "./ingest/read/ingest-worker.js";
+import type { WorkerDeps } from "./ingest/read/ingest-worker.js";
+import { LeasedWorker } from "./ingest/read/writer/leased-worker.js";
 import { WriterThread } from "./ingest/read/writer/writer-host.js";
 import type { ReadingWorker } from "./ingest/read/writer/writer-host.js";
 import { COLLECT_INTERVAL_MS, collectChunks } from "./ingest/accept/storage.js";
@@ -135,15 +137,18 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 /**
  * The reading worker: on a local file, in the writer thread with its own
  * connection, so no reading's commit runs on the thread that answers
- * requests; in-process on a memory database (a second connection would be
- * another database), on a remote one, and when a test drives the clock (a
- * thread cannot share it).
+ * requests; in the serving thread on a remote database (a client cannot be
+ * shared with a thread) and when a test drives the clock (nor can it).
+ * Either way only the holder of the writer lease reads, among the
+ * processes on the database; a memory database has only this process.
  */
 function readingWorker(config: Config, db: Db, clock: Clock, ownClock: boolean): ReadingWorker {
   if (db.kind === "file" && db.turns && !ownClock) {
     return new WriterThread({ url: config.dbUrl, authToken: config.dbAuthToken, reading: config.reading, readersUrl: undefined, turns: db.turns.buffer });
   }
-  return new IngestWorker({ db, clock, reading: config.reading, afterDrain: (projects) => reviewProjects(db, projects, clock) });
+  const make = (holds?: WorkerDeps["holds"]) =>
+    new IngestWorker({ db, clock, reading: config.reading, afterDrain: (projects) => reviewProjects(db, projects, clock), holds });
+  return db.kind === "memory" ? make() : new LeasedWorker(db, make);
 }
 
 /**
