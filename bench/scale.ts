@@ -7,7 +7,7 @@
  *   node --import tsx bench/scale.ts --help
  *
  * Data (a flag, or the environment; nothing is looked for elsewhere):
- *   --mirrors DIR   (PKS_BENCH_MIRRORS) a folder of bare git repositories
+ *   --mirrors DIR   (PKS_MIRRORS) a folder of bare git repositories
  *                   named `<owner>+<name>/repo` (or `<owner>+<name>` itself
  *                   a git directory): vuejs+core, honojs+hono,
  *                   modelcontextprotocol+typescript-sdk, colinhacks+zod,
@@ -31,6 +31,9 @@
  *   --rounds N      rounds of the idle query lists (3)
  *   --runs N        ctags runs per tree, median kept (3)
  *   --no-build      run dist/ as it is (default: `npm run build` first)
+ *   --pks DIR       the pks checkout whose dist/ is served (default: this
+ *                   one), e.g. an older commit's worktree with its own build,
+ *                   for a before/after in one run
  *
  * Per tree: lines and text bytes of the files pks's folder scan lists;
  * `ctags -R` time; `pks serve --root TREE` (the build, a fresh database
@@ -97,6 +100,7 @@ interface Flags {
   rounds: number;
   runs: number;
   build: boolean;
+  pks: string;
 }
 
 const HELP = readFileSync(fileURLToPath(import.meta.url), "utf8").split("*/")[0]!.replace(/^\/\*\*\n?|^ \* ?/gm, "");
@@ -110,9 +114,9 @@ function parseFlags(argv: string[]): Flags {
     process.stdout.write(HELP);
     process.exit(0);
   }
-  const mirrors = value("--mirrors") ?? process.env.PKS_BENCH_MIRRORS;
+  const mirrors = value("--mirrors") ?? process.env.PKS_MIRRORS;
   if (!mirrors) {
-    process.stderr.write("scale: give --mirrors DIR (or PKS_BENCH_MIRRORS); --help says more\n");
+    process.stderr.write("scale: give --mirrors DIR (or PKS_MIRRORS); --help says more\n");
     process.exit(2);
   }
   return {
@@ -123,6 +127,7 @@ function parseFlags(argv: string[]): Flags {
     rounds: Number(value("--rounds") ?? 3),
     runs: Number(value("--runs") ?? 3),
     build: !argv.includes("--no-build"),
+    pks: value("--pks") ?? REPO,
   };
 }
 
@@ -222,9 +227,9 @@ interface Served {
 }
 
 /** Starts `pks serve` from the build on the tree, a fresh database beside it. */
-async function serve(tree: string, dbPath: string): Promise<Served> {
+async function serve(pks: string, tree: string, dbPath: string): Promise<Served> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [join(REPO, "dist/src/main.js"), "serve", "--root", tree, "--db", `file:${dbPath}`, "--port", "0"], {
+  const child = spawn(process.execPath, [join(pks, "dist/src/main.js"), "serve", "--root", tree, "--db", `file:${dbPath}`, "--port", "0"], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PKS_LOG: "silent", PKS_RATE_LIMIT: "100000000" },
   });
   let out = "";
@@ -349,7 +354,7 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
   rmSync(dbDir, { recursive: true, force: true });
   mkdirSync(dbDir, { recursive: true });
   const dbPath = join(dbDir, "pks.db");
-  const s = await serve(tree, dbPath);
+  const s = await serve(flags.pks, tree, dbPath);
   try {
     const during = await probe(s, s.synced);
     const ingestMs = performance.now() - s.spawnedAt;
@@ -397,7 +402,8 @@ function report(r: TreeResult, base: TreeResult | undefined): string {
 async function main(): Promise<void> {
   const flags = parseFlags(process.argv.slice(2));
   mkdirSync(flags.work, { recursive: true });
-  if (flags.build) execFileSync("npm", ["run", "build"], { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] });
+  if (flags.build) execFileSync("npm", ["run", "build"], { cwd: flags.pks, stdio: ["ignore", "ignore", "inherit"] });
+  process.stdout.write(`pks served from ${flags.pks} (${execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: flags.pks, encoding: "utf8" }).trim()})\n`);
   const lineCache = new Map<string, number>();
   const results: TreeResult[] = [];
   for (const size of flags.sizes) {
