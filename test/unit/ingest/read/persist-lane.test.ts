@@ -48,11 +48,11 @@ describe("PersistLane", () => {
         await tx.execute("INSERT INTO t (v) VALUES (?)", [v]);
       },
     });
-    // The first goes alone (nothing waited when it came); the next nine wait behind it and share transactions of at most two.
+    // All ten wait when the first transaction opens; each transaction passes its bound after two (15 ms each, bound 20 ms).
     await Promise.all(Array.from({ length: 10 }, (_, i) => lane.persist(slow(`s${i}`))));
     expect(await rows()).toHaveLength(10);
     expect(lane.stats.items).toBe(10);
-    expect(lane.stats.commits).toBeGreaterThanOrEqual(6);
+    expect(lane.stats.commits).toBeGreaterThanOrEqual(5);
     db.close();
   });
 
