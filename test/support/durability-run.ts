@@ -430,9 +430,13 @@ async function killWhileBooting(root: string, rng: Rng, check: Promise<unknown>)
   return { afterReady, stderr: booting.stderr() };
 }
 
-/** The time one run may take: starts, kills, checks and the final drain. */
+/**
+ * The time one run may take: starts, kills, checks and the final drain.
+ * Each start from sources also boots the writer thread, which loads its
+ * modules through tsx again (a few seconds on a loaded host).
+ */
 export function durabilityTimeoutMs(kills: number): number {
-  return 90_000 + kills * 8_000;
+  return 90_000 + kills * 12_000;
 }
 
 export interface DurabilityOptions {
