@@ -52,7 +52,7 @@ export interface FileRankWeights {
 }
 
 export const FILE_RANK_WEIGHTS: FileRankWeights = {
-  text: 1, declarations: 0.5, stem: 1.0, folder: 0.2, defines: 1, extra: 0.5, rarity: 0.5,
+  text: 1, declarations: 1.5, stem: 1.0, folder: 0.2, defines: 1, extra: 0.5, rarity: 0.5,
   tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3,
 };
 
@@ -193,7 +193,8 @@ function nameShare(words: ReadonlySet<string>, rarity: readonly Rarity[]): numbe
 function stemShare(words: ReturnType<typeof pathWords>, rarity: readonly Rarity[]): number {
   const held = nameShare(words.stem, rarity);
   if (held === 0) return 0;
-  const parts = [...words.stem].filter((w) => w !== words.stemWhole);
+  // One-letter parts (the `t` of `t_set.c`) say nothing either way.
+  const parts = [...words.stem].filter((w) => w !== words.stemWhole && w.length > 1);
   const own = parts.length === 0 ? 1 : parts.filter((p) => rarity.some((r) => singular(r.term) === p)).length / parts.length;
   return held * (0.5 + 0.5 * own);
 }
