@@ -12,10 +12,10 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pksCommand, REPO_ROOT } from "../support/spawn-pks.js";
 
-/** 600 folders of 12 small TypeScript files each: 7,200 files to walk, hash and store. */
+/** 200 folders of 12 small TypeScript files each: 2,400 files to walk, hash and store. */
 function bigTree(): string {
   const root = mkdtempSync(join(tmpdir(), "pks-first-scan-"));
-  for (let d = 0; d < 600; d++) {
+  for (let d = 0; d < 200; d++) {
     const dir = join(root, "src", `m${d % 20}`, `part${d}`);
     mkdirSync(dir, { recursive: true });
     for (let f = 0; f < 12; f++) {
@@ -58,9 +58,9 @@ describe("the first scan of a big folder over stdio", () => {
       }
       expect(after!.state).not.toBe("scanning");
       const { queued, reading, ready, failed } = after!.files;
-      expect(queued + reading + ready + failed).toBe(7200);
+      expect(queued + reading + ready + failed).toBe(2400);
       const later = (((await client.callTool({ name: "code_references", arguments: { query: "compose" } })).structuredContent) as Body<{ indexing?: { total: number | null } }>).result;
-      if (later.indexing) expect(later.indexing.total).toBe(7200);
+      if (later.indexing) expect(later.indexing.total).toBe(2400);
     } finally {
       await client.close();
     }
