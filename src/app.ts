@@ -34,6 +34,7 @@ import { openForStart, startError } from "./store/db.js";
 import type { Db } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
 import { settingOrCreate } from "./store/access/settings.js";
+import { RateLimiter } from "./access/rate-limit.js";
 import type { TaskKind } from "./tasks/task-kind.js";
 import { taskEndpoints } from "./tasks/task-endpoints.js";
 import { TaskWorker } from "./tasks/task-worker.js";
@@ -70,6 +71,8 @@ export interface App {
   readonly db: Db;
   readonly tools: Tools;
   readonly service: Service;
+  /** The rate limit, decided in memory and written in batches (`flush` writes and reads the batches now). */
+  readonly rateLimit: RateLimiter;
   /** The actions MCP offers as tools: the catalog as `--tools` / `PKS_TOOLS` selects it. */
   readonly mcpCatalog: Catalog;
   /** Every REST endpoint, in the order they are bound. */
@@ -100,7 +103,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax }, tasks, scans: folderScans() };
     const catalog = new Catalog(options.actions ?? productActions);
     const offered = catalog.select(config.tools, toolProfiles);
-    const service = new Service({ db, tools, catalog, rateLimit: config.rateLimit, checkOutput: options.checkOutput });
+    const rateLimit = new RateLimiter(db, config.rateLimit, clock);
+    await rateLimit.start();
+    const service = new Service({ db, tools, catalog, rateLimit, checkOutput: options.checkOutput });
     const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...accountEndpoints, ...ingestEndpoints, ...graphEndpoints, ...categoryEndpoints, ...taskEndpoints, ...artifactEndpoints, ...recordEndpoints, ...(options.extraEndpoints ?? [])];
     const mcp = new McpHttpHandler({ service, catalog: offered, maxResultTokens: config.maxResultTokens, endpoints, instructions: serverInstructions() });
     if (options.startWorker !== false) {
@@ -114,6 +119,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       db,
       tools,
       service,
+      rateLimit,
       mcpCatalog: offered,
       endpoints,
       http,
@@ -125,6 +131,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
         await tasks.stop();
         await worker.stop();
         await mcp.close();
+        await rateLimit.close();
         db.close();
       },
     };

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { authenticateKey, authenticateSession } from "../access/authenticate.js";
-import { countRefusal, countRequest } from "../access/rate-limit.js";
+import type { RateLimiter } from "../access/rate-limit.js";
 import { AppError, toAppError } from "../errors.js";
 import { log } from "../logger.js";
 import type { Db } from "../store/db.js";
-import type { RateWindow } from "../store/access/rate-events.js";
 import type { AnyAction } from "./action.js";
 import type { Catalog } from "./catalog.js";
 import type { Credential, Operation, RunContext, Sampler } from "./endpoint.js";
@@ -38,7 +37,8 @@ export interface ServiceOptions {
   readonly db: Db;
   readonly tools: Tools;
   readonly catalog: Catalog;
-  readonly rateLimit: RateWindow;
+  /** The rate limit every admitted request and refused credential counts against (decided in memory). */
+  readonly rateLimit: RateLimiter;
   /** Check every answer against the operation's output schema (tests turn this on). */
   readonly checkOutput?: boolean;
 }
@@ -53,7 +53,7 @@ export class Service {
   readonly db: Db;
   readonly tools: Tools;
   readonly catalog: Catalog;
-  readonly #rateLimit: RateWindow;
+  readonly #rateLimit: RateLimiter;
   readonly #checkOutput: boolean;
 
   constructor(options: ServiceOptions) {
@@ -91,8 +91,8 @@ export class Service {
    * over it). `/mcp` authenticates every request but counts only these:
    * the client's protocol housekeeping costs nothing and must not fail.
    */
-  count(principal: Principal): Promise<void> {
-    return countRequest(this.db, principal, this.tools.clock(), this.#rateLimit);
+  async count(principal: Principal): Promise<void> {
+    this.#rateLimit.countRequest(principal);
   }
 
   /** The scope of a caller in a named project (MCP sessions bind one at initialize). */
@@ -170,7 +170,7 @@ export class Service {
       return await this.#credentials(authorization, accepted);
     } catch (err) {
       if (address !== undefined && err instanceof AppError && err.status === 401) {
-        await countRefusal(this.db, address, this.tools.clock(), this.#rateLimit);
+        this.#rateLimit.countRefusal(address);
       }
       throw err;
     }

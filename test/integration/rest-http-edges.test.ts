@@ -52,31 +52,48 @@ describe("rate limit", () => {
     expect((await send(w, "/v1/api/actions", { method: "POST", key: w.keys.viewer, project: w.projectId, json: echo })).status).toBe(200);
   });
 
-  it("is shared by every process on the same database", async () => {
+  it("is shared by every process on the same database, once their batches are exchanged, and survives a restart", async () => {
     const dbUrl = `file:${w.root}/shared.db`;
     const a = await createTestWorld({ clock, dbUrl });
     const config = loadConfig({ root: a.root, db: dbUrl }, {});
     const b = await createApp(config, { clock });
     let ok = 0;
     for (let i = 0; i < 70; i++) {
-      const app = i % 2 ? b.http : a.app.http;
-      const res = await app.request("http://127.0.0.1/v1/api/actions", {
+      const [app, other] = i % 2 ? [b, a.app] : [a.app, b];
+      const res = await app.http.request("http://127.0.0.1/v1/api/actions", {
         method: "POST",
         headers: { authorization: `Bearer ${a.keys.viewer}`, "x-project-id": a.projectId, host: "127.0.0.1" },
         body: JSON.stringify(echo),
       });
       if (res.status !== 429) ok++;
+      // Each process writes its counted requests and reads the other's every RATE_SYNC_MS; here at once.
+      await app.rateLimit.flush();
+      await other.rateLimit.flush();
     }
     expect(ok).toBe(60);
     await b.close();
+    // A process started after both stopped loads the window they wrote.
+    const c = await createApp(config, { clock });
+    const again = await c.http.request("http://127.0.0.1/v1/api/actions", {
+      method: "POST",
+      headers: { authorization: `Bearer ${a.keys.viewer}`, "x-project-id": a.projectId, host: "127.0.0.1" },
+      body: JSON.stringify(echo),
+    });
+    expect(again.status).toBe(429);
+    await c.close();
     await a.close();
   });
 
-  it("fails closed when the limiter store fails", async () => {
+  it("a limiter store that cannot be written fails no request, and the window still holds", async () => {
     await w.app.deps.db.execute("DROP TABLE rate_events");
-    const res = await send(w, "/v1/api/actions", { method: "POST", key: w.keys.viewer, project: w.projectId, json: echo });
-    expect(res.status).toBe(503);
-    expect(await res.text()).not.toMatch(/rate_events|SQLITE/);
+    for (let i = 0; i < 60; i++) {
+      const res = await send(w, "/v1/api/actions", { method: "POST", key: w.keys.viewer, project: w.projectId, json: echo });
+      expect(res.status).toBe(200);
+      if (i % 20 === 0) await w.app.rateLimit.flush();
+    }
+    const limited = await send(w, "/v1/api/actions", { method: "POST", key: w.keys.viewer, project: w.projectId, json: echo });
+    expect(limited.status).toBe(429);
+    expect(await limited.text()).not.toMatch(/rate_events|SQLITE/);
   });
 });
 

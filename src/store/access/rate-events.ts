@@ -1,4 +1,5 @@
-import type { Db } from "../db.js";
+import type { Db, Queryable } from "../db.js";
+import { insertRows, placeholders } from "../insert-rows.js";
 
 export type RateDecision = { allowed: true; remaining: number } | { allowed: false; retryAfterSeconds: number };
 
@@ -33,4 +34,45 @@ export async function takeRateSlot(db: Db, subject: string, nowMs: number, w: Ra
     await tx.execute("INSERT INTO rate_events (subject, at_ms) VALUES (?, ?)", [subject, nowMs]);
     return { allowed: true, remaining: w.max - count - 1 };
   });
+}
+
+/** One request a process counted: its window's subject and when. */
+export interface RateEvent {
+  readonly subject: string;
+  readonly atMs: number;
+}
+
+/** Writes a batch of counted requests under the counting process's `origin`. */
+export async function recordRateEvents(q: Queryable, origin: string, events: readonly RateEvent[]): Promise<void> {
+  await insertRows(q, "rate_events", ["subject", "at_ms", "origin"], events.map((e) => [e.subject, e.atMs, origin]));
+}
+
+/**
+ * Forgets batched requests that left every window, and pulls those "from the
+ * future" (the wall clock stepped back) back to `nowMs`, so they leave the
+ * window one length from now. Slots taken in one transaction (origin '') keep
+ * their own windows and are left alone.
+ */
+export async function pruneRateEvents(q: Queryable, nowMs: number, windowMs: number): Promise<void> {
+  await q.execute("DELETE FROM rate_events WHERE origin <> '' AND at_ms <= ?", [nowMs - windowMs]);
+  await q.execute("UPDATE rate_events SET at_ms = ? WHERE origin <> '' AND at_ms > ?", [nowMs, nowMs]);
+}
+
+/**
+ * The requests other processes counted since `sinceMs`, for the given
+ * subjects (every subject when `subjects` is undefined), oldest first.
+ */
+export async function peerRateEvents(
+  q: Queryable,
+  origin: string,
+  sinceMs: number,
+  subjects?: readonly string[],
+): Promise<RateEvent[]> {
+  if (subjects?.length === 0) return [];
+  const only = subjects ? ` AND subject IN (${placeholders(subjects.length)})` : "";
+  const rows = await q.all<{ subject: string; at_ms: number }>(
+    `SELECT subject, at_ms FROM rate_events WHERE origin NOT IN ('', ?) AND at_ms > ?${only} ORDER BY at_ms`,
+    [origin, sinceMs, ...(subjects ?? [])],
+  );
+  return rows.map((r) => ({ subject: r.subject, atMs: Number(r.at_ms) }));
 }
