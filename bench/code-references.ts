@@ -154,7 +154,7 @@ async function main(): Promise<void> {
     const principal: Principal = { userId: user.userId, via: "local", keyId: null, tier: "standard", boundProjectId: null, boundTypeId: null };
     const ingest = await ingestAll(app, project.projectId, files);
     const counts = await app.deps.db.get<{ symbols: number; refs: number; failed: number }>(
-      `SELECT (SELECT count(*) FROM symbols WHERE retired_at IS NULL) AS symbols, (SELECT count(*) FROM code_references) AS refs,
+      `SELECT (SELECT count(*) FROM symbols WHERE retired_at IS NULL) AS symbols, (SELECT ifnull(sum(n), 0) FROM code_reference_sites) AS refs,
               (SELECT count(*) FROM files WHERE status = 'failed') AS failed`,
     );
     console.log(

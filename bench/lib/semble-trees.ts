@@ -75,13 +75,10 @@ export function sembleTree(repo: SembleRepo, args: readonly string[]): SembleTre
   return { dir, note };
 }
 
-/** Store modules that only read the search indexes (the queries retrieval runs): no ingest runs them. */
-const SEARCH_READS = ["store/search/lexical-search.ts", "store/search/declaration-search.ts"];
-
-/** A digest of the code that reads files in: src/ but src/retrieve/ (save the identifier splitting indexing shares) and the search reads. */
+/** A digest of the code that reads files in: src/ but src/retrieve/ (save the identifier splitting indexing shares). */
 function ingestCodeDigest(): string {
   const h = createHash("sha256");
-  const keep = (p: string) => (!p.includes("/retrieve/") || p.endsWith("identifier-words.ts")) && !SEARCH_READS.some((r) => p.endsWith(r));
+  const keep = (p: string) => !p.includes("/retrieve/") || p.endsWith("identifier-words.ts");
   for (const p of walkFiles(SRC, keep)) h.update(p).update(readFileSync(p));
   return h.digest("hex").slice(0, 16);
 }

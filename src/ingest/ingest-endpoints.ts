@@ -56,7 +56,6 @@ export const ingestEndpoints: AnyEndpoint[] = [
     input: z.object({ params: projectParams, body: ingestBody }),
     output: ingestAnswerSchema,
     async run({ body }, ctx) {
-      await ctx.tools.storage.assertRoom();
       const answer = await ingestBatch(ctx.db, ctx.scope, { files: body.files, intent: body.intent, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
       if (answer.accepted.length > 0) ctx.tools.reading.kick();
       return answer;
@@ -122,10 +121,8 @@ export const ingestEndpoints: AnyEndpoint[] = [
     bodyLimit: { bytes: INGEST_BODY_LIMIT, error: "request_too_large" },
     input: z.object({ params: projectParams.extend({ chunkId }), body: z.instanceof(Uint8Array) }),
     output: z.object({ chunkId: z.string(), size: z.number().int() }),
-    async run({ params, body }, ctx) {
-      await ctx.tools.storage.assertRoom();
-      return storeChunk(ctx.db, ctx.scope, { chunkId: params.chunkId, bytes: body, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
-    },
+    run: ({ params, body }, ctx) =>
+      storeChunk(ctx.db, ctx.scope, { chunkId: params.chunkId, bytes: body, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools),
   }),
   defineEndpoint({
     name: "files.content.put",
@@ -147,7 +144,6 @@ export const ingestEndpoints: AnyEndpoint[] = [
     }),
     output: fileSchema,
     async run({ params, body }, ctx) {
-      await ctx.tools.storage.assertRoom();
       const file = await replaceContent(ctx.db, ctx.scope, { fileId: params.fileId, chunkId: body.chunkId, fileSize: body.fileSize }, ctx.tools);
       ctx.tools.reading.kick();
       return file;

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { decodeSites } from "../../src/store/code/reference-sites.js";
 import { reindexFile } from "../../src/store/search/search-index.js";
 import { createTestWorld } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
@@ -123,21 +124,23 @@ describe("a re-reading writes only what it changes", () => {
       version(["export const cap = parseConfig('x').size;"], "Parses it."), // a name gone, one new
     ];
     const rowsOf = async (world: TestWorld, fileId: string) => {
-      const refs = await world.app.deps.db.all<Record<string, unknown>>(
-        "SELECT path, name, folded, kind, line_start, line_end, name_line, name_col, symbol_id FROM code_references WHERE file_id = ?",
+      const packed = await world.app.deps.db.all<{ path: string; name: string; folded: string; kind: string; n: number; sites: string }>(
+        "SELECT f.path, r.name, r.folded, r.kind, r.n, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid WHERE f.file_id = ?",
         [fileId],
       );
+      for (const p of packed) expect(decodeSites(p.sites)).toHaveLength(Number(p.n));
+      const refs = packed.flatMap(({ sites, n: _n, ...row }) => decodeSites(sites).map((site) => ({ ...row, ...site })));
       const names = await world.app.deps.db.all<{ folded: string }>("SELECT folded FROM code_names ORDER BY folded");
       return { refs: refs.map((r) => JSON.stringify(r)).sort(), names: names.map((n) => n.folded) };
     };
     const first = await ingest(w, [fileEntry("src/config.ts", steps[0]!)]);
     await w.app.worker.whenIdle();
     const fileId = first.body.accepted[0]!.fileId;
-    // Rows written to code_references, counted by temporary triggers on the app's own connection.
+    // Packed rows written to code_reference_sites, counted by temporary triggers on the app's own connection.
     const db = w.app.deps.db;
     await db.execute("CREATE TEMP TABLE ref_writes (n INTEGER)");
-    await db.execute("CREATE TEMP TRIGGER ref_deleted AFTER DELETE ON main.code_references BEGIN INSERT INTO ref_writes VALUES (1); END");
-    await db.execute("CREATE TEMP TRIGGER ref_inserted AFTER INSERT ON main.code_references BEGIN INSERT INTO ref_writes VALUES (1); END");
+    await db.execute("CREATE TEMP TRIGGER ref_deleted AFTER DELETE ON main.code_reference_sites BEGIN INSERT INTO ref_writes VALUES (1); END");
+    await db.execute("CREATE TEMP TRIGGER ref_inserted AFTER INSERT ON main.code_reference_sites BEGIN INSERT INTO ref_writes VALUES (1); END");
     const writes = async () => Number((await db.get<{ n: number }>("SELECT count(*) AS n FROM ref_writes"))!.n);
     for (const [i, text] of steps.slice(1).entries()) {
       const before = await writes();

@@ -1,5 +1,7 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { FILE_ROWID } from "./code-references.js";
+import { decodeSites } from "./reference-sites.js";
 
 /** Where an identifier is used: its file, name and line. */
 export interface UsageSite {
@@ -30,18 +32,47 @@ export interface LineSpan {
   lineEnd: number;
 }
 
-/** Usages inside these spans (the file's rows are filtered in SQL: a large file holds many). */
+/** Usages inside these spans, in each file's reading order (line, then column). */
 export async function usagesInSpans(q: Queryable, spans: readonly LineSpan[]): Promise<UsageSite[]> {
   const byFile = new Map<string, LineSpan[]>();
   for (const s of spans) byFile.set(s.fileId, [...(byFile.get(s.fileId) ?? []), s]);
   const out: UsageSite[] = [];
   for (const [fileId, list] of byFile) {
-    const rows = await q.all<{ name: string; name_line: number }>(
-      `SELECT name, name_line FROM code_references WHERE file_id = ? AND kind = 'usage'
-       AND (${list.map(() => "name_line BETWEEN ? AND ?").join(" OR ")})`,
-      [fileId, ...list.flatMap((s) => [s.lineStart, s.lineEnd])],
+    const rows = await q.all<{ name: string; sites: string }>(`SELECT name, sites FROM code_reference_sites WHERE file_rowid = ${FILE_ROWID} AND kind = 'usage'`, [fileId]);
+    const inside = rows.flatMap((r) =>
+      decodeSites(r.sites)
+        .filter((site) => list.some((span) => site.nameLine >= span.lineStart && site.nameLine <= span.lineEnd))
+        .map((site) => ({ name: r.name, line: site.nameLine, col: site.nameCol })),
     );
-    for (const r of rows) out.push({ fileId, name: r.name, line: Number(r.name_line) });
+    inside.sort((a, b) => a.line - b.line || a.col - b.col);
+    for (const u of inside) out.push({ fileId, name: u.name, line: u.line });
+  }
+  return out;
+}
+
+/** A usage with its file's path, as `usageSitesNamed` lists it. */
+export interface PathedUsageSite extends UsageSite {
+  path: string;
+}
+
+/**
+ * Usages of one exact name in these projects in listing order (project,
+ * path, line, column), at most `limit`; `where` narrows the packed rows
+ * further in SQL (a condition on the file's `f.path`).
+ */
+export async function usageSitesNamed(q: Queryable, projectIds: readonly string[], name: string, limit: number, where = ""): Promise<PathedUsageSite[]> {
+  const rows = await q.all<{ file_id: string; path: string; sites: string }>(
+    `SELECT f.file_id, f.path, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid
+     WHERE r.project_id IN (${placeholders(projectIds.length)}) AND r.folded = ? AND r.name = ? AND r.kind = 'usage' ${where}
+     ORDER BY r.project_id, f.path, f.file_id LIMIT ?`,
+    [...projectIds, name.toLowerCase(), name, limit],
+  );
+  const out: PathedUsageSite[] = [];
+  for (const r of rows) {
+    for (const site of decodeSites(r.sites)) {
+      if (out.length >= limit) return out;
+      out.push({ fileId: r.file_id, path: r.path, name, line: site.nameLine });
+    }
   }
   return out;
 }
@@ -50,12 +81,7 @@ export async function usagesInSpans(q: Queryable, spans: readonly LineSpan[]): P
 export async function usagesNamed(q: Queryable, projectIds: readonly string[], names: readonly string[], perName: number): Promise<UsageSite[]> {
   const out: UsageSite[] = [];
   for (const name of names) {
-    const rows = await q.all<{ file_id: string; name: string; name_line: number }>(
-      `SELECT file_id, name, name_line FROM code_references
-       WHERE project_id IN (${placeholders(projectIds.length)}) AND folded = ? AND name = ? AND kind = 'usage' LIMIT ?`,
-      [...projectIds, name.toLowerCase(), name, perName],
-    );
-    for (const r of rows) out.push({ fileId: r.file_id, name: r.name, line: Number(r.name_line) });
+    for (const u of await usageSitesNamed(q, projectIds, name, perName)) out.push({ fileId: u.fileId, name: u.name, line: u.line });
   }
   return out;
 }

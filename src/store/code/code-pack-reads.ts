@@ -1,5 +1,6 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { usageSitesNamed } from "./code-graph-reads.js";
 
 /** A live code file with the count of its live declarations. */
 export interface FileDeclarationCount {
@@ -85,14 +86,9 @@ export interface TestUsage {
 export async function usagesInTestLikeFiles(q: Queryable, projectIds: readonly string[], names: readonly string[], perName: number): Promise<TestUsage[]> {
   const out: TestUsage[] = [];
   for (const name of names) {
-    const rows = await q.all<{ file_id: string; path: string; name: string; name_line: number }>(
-      `SELECT file_id, path, name, name_line FROM code_references
-       WHERE project_id IN (${placeholders(projectIds.length)}) AND folded = ? AND name = ? AND kind = 'usage'
-         AND (path LIKE '%test%' OR path LIKE '%spec%')
-       LIMIT ?`,
-      [...projectIds, name.toLowerCase(), name, perName],
-    );
-    for (const r of rows) out.push({ fileId: r.file_id, path: r.path, name: r.name, line: Number(r.name_line) });
+    for (const u of await usageSitesNamed(q, projectIds, name, perName, "AND (f.path LIKE '%test%' OR f.path LIKE '%spec%')")) {
+      out.push({ fileId: u.fileId, path: u.path, name: u.name, line: u.line });
+    }
   }
   return out;
 }
@@ -122,7 +118,7 @@ export async function usageFileCounts(q: Queryable, projectIds: readonly string[
   const perName = new Map<string, number>();
   for (const name of names) {
     const row = await q.get<{ n: number }>(
-      `SELECT count(DISTINCT file_id) AS n FROM code_references
+      `SELECT count(DISTINCT file_rowid) AS n FROM code_reference_sites
        WHERE project_id IN (${placeholders(projectIds.length)}) AND folded = ? AND name = ? AND kind = 'usage'`,
       [...projectIds, name.toLowerCase(), name],
     );

@@ -1,5 +1,7 @@
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
+import { decodeSites, encodeSites, groupSites } from "./reference-sites.js";
+import type { SiteGroup } from "./reference-sites.js";
 
 /** One identifier occurrence of a file, ready to store. */
 export interface NewCodeReference {
@@ -28,29 +30,33 @@ interface Row {
   name: string;
   folded: string;
   kind: "declaration" | "usage";
-  line_start: number;
-  line_end: number;
-  name_line: number;
-  name_col: number;
-  symbol_id: string | null;
+  sites: string;
 }
 
-const toReference = (r: Row): CodeReferenceRow => ({
-  projectId: r.project_id,
-  fileId: r.file_id,
-  path: r.path,
-  name: r.name,
-  folded: r.folded,
-  kind: r.kind,
-  lineStart: Number(r.line_start),
-  lineEnd: Number(r.line_end),
-  nameLine: Number(r.name_line),
-  nameCol: Number(r.name_col),
-  symbolId: r.symbol_id,
-});
+/** A packed row's occurrences, in listing order. */
+function expand(r: Row): CodeReferenceRow[] {
+  return decodeSites(r.sites).map((site) => ({ projectId: r.project_id, fileId: r.file_id, path: r.path, name: r.name, folded: r.folded, kind: r.kind, ...site }));
+}
 
-/** Listing order; `code_references_order` serves it without sorting. */
-const ORDER = "ORDER BY folded, name, kind, path, line_start, name_col";
+/** The first `limit` occurrences of packed rows listed in order (each row holds at least one). */
+function firstOccurrences(rows: readonly Row[], limit: number): CodeReferenceRow[] {
+  const out: CodeReferenceRow[] = [];
+  for (const r of rows) {
+    if (out.length >= limit) break;
+    out.push(...expand(r));
+  }
+  return out.slice(0, limit);
+}
+
+/**
+ * Listing order: the key's name and kind, then the file's path (sorted per
+ * name: the key serves the rest), then each row's sites in (line_start,
+ * name_col) order.
+ */
+const ORDER = "ORDER BY r.folded, r.name, r.kind, f.path, f.file_id";
+const FROM = "SELECT r.project_id, f.file_id, f.path, r.name, r.folded, r.kind, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid";
+/** The rowid a file's reference rows are keyed by. */
+export const FILE_ROWID = "(SELECT rowid FROM files WHERE file_id = ?)";
 /** Sorts after every string that starts with a given prefix. */
 const PAST_PREFIX = "\u{10FFFF}";
 const BATCH = 500;
@@ -61,23 +67,20 @@ export function foldName(name: string): string {
 }
 
 async function namesOfFile(q: Queryable, fileId: string): Promise<Set<string>> {
-  const rows = await q.all<{ folded: string }>("SELECT DISTINCT folded FROM code_references WHERE file_id = ?", [fileId]);
+  const rows = await q.all<{ folded: string }>(`SELECT DISTINCT folded FROM code_reference_sites WHERE file_rowid = ${FILE_ROWID}`, [fileId]);
   return new Set(rows.map((r) => r.folded));
 }
 
-/** Inserts references of one file (their rows as `code_references` holds them). */
-export function insertFileReferences(
-  q: Queryable,
-  file: { projectId: string; fileId: string; path: string },
-  references: readonly NewCodeReference[],
-): Promise<void> {
-  return insertRows(
+/** Inserts packed rows of one file (none of them stored yet). */
+export async function insertSiteGroups(q: Queryable, file: { projectId: string; fileId: string }, groups: readonly SiteGroup[]): Promise<void> {
+  if (groups.length === 0) return;
+  const row = await q.get<{ rowid: number }>("SELECT rowid FROM files WHERE file_id = ?", [file.fileId]);
+  if (!row) return;
+  await insertRows(
     q,
-    "code_references",
-    ["project_id", "file_id", "path", "name", "folded", "kind", "line_start", "line_end", "name_line", "name_col", "symbol_id"],
-    references.map((r) => [
-      file.projectId, file.fileId, file.path, r.name, foldName(r.name), r.kind, r.lineStart, r.lineEnd, r.nameLine, r.nameCol, r.symbolId,
-    ]),
+    "code_reference_sites",
+    ["project_id", "folded", "name", "kind", "file_rowid", "n", "sites"],
+    groups.map((g) => [file.projectId, foldName(g.name), g.name, g.kind, Number(row.rowid), g.sites.length, encodeSites(g.sites)]),
   );
 }
 
@@ -103,7 +106,7 @@ export async function syncCodeNames(q: Queryable, projectId: string, before: Rea
     const slice = dropped.slice(i, i + BATCH);
     await q.execute(
       `DELETE FROM code_names WHERE project_id = ? AND folded IN (${placeholders(slice.length)})
-       AND NOT EXISTS (SELECT 1 FROM code_references r WHERE r.project_id = code_names.project_id AND r.folded = code_names.folded)`,
+       AND NOT EXISTS (SELECT 1 FROM code_reference_sites r WHERE r.project_id = code_names.project_id AND r.folded = code_names.folded)`,
       [projectId, ...slice],
     );
   }
@@ -116,8 +119,8 @@ export async function replaceFileReferences(
   references: readonly NewCodeReference[],
 ): Promise<void> {
   const before = await namesOfFile(q, file.fileId);
-  await q.execute("DELETE FROM code_references WHERE file_id = ?", [file.fileId]);
-  await insertFileReferences(q, file, references);
+  await q.execute(`DELETE FROM code_reference_sites WHERE file_rowid = ${FILE_ROWID}`, [file.fileId]);
+  await insertSiteGroups(q, file, groupSites(references));
   await syncCodeNames(q, file.projectId, before, references);
 }
 
@@ -127,20 +130,20 @@ export async function replaceFileReferences(
  */
 export async function referencesWithPrefix(q: Queryable, projectId: string, prefix: string, limit: number): Promise<CodeReferenceRow[]> {
   const rows = await q.all<Row>(
-    `SELECT * FROM code_references WHERE project_id = ? AND folded >= ? AND folded < ? ${ORDER} LIMIT ?`,
+    `${FROM} WHERE r.project_id = ? AND r.folded >= ? AND r.folded < ? ${ORDER} LIMIT ?`,
     [projectId, prefix, prefix + PAST_PREFIX, limit],
   );
-  return rows.map(toReference);
+  return firstOccurrences(rows, limit);
 }
 
 /** References of a project under exactly this folded name, in listing order. */
 export async function referencesNamed(q: Queryable, projectId: string, folded: string, limit: number): Promise<CodeReferenceRow[]> {
-  const rows = await q.all<Row>(`SELECT * FROM code_references WHERE project_id = ? AND folded = ? ${ORDER} LIMIT ?`, [
+  const rows = await q.all<Row>(`${FROM} WHERE r.project_id = ? AND r.folded = ? ${ORDER} LIMIT ?`, [
     projectId,
     folded,
     limit,
   ]);
-  return rows.map(toReference);
+  return firstOccurrences(rows, limit);
 }
 
 /**
@@ -157,7 +160,7 @@ export async function namesContaining(q: Queryable, projectId: string, needle: s
 
 /** How many references of a project have a folded name starting with `prefix` (all of them for ""). */
 export async function countReferencesWithPrefix(q: Queryable, projectId: string, prefix: string): Promise<number> {
-  const row = await q.get<{ n: number }>("SELECT count(*) AS n FROM code_references WHERE project_id = ? AND folded >= ? AND folded < ?", [
+  const row = await q.get<{ n: number }>("SELECT sum(n) AS n FROM code_reference_sites WHERE project_id = ? AND folded >= ? AND folded < ?", [
     projectId,
     prefix,
     prefix + PAST_PREFIX,
@@ -168,7 +171,7 @@ export async function countReferencesWithPrefix(q: Queryable, projectId: string,
 /** How many references of a project have a folded name containing `needle` past its first character. */
 export async function countReferencesContaining(q: Queryable, projectId: string, needle: string): Promise<number> {
   const row = await q.get<{ n: number }>(
-    `SELECT count(*) AS n FROM code_references WHERE project_id = ? AND folded IN
+    `SELECT sum(n) AS n FROM code_reference_sites WHERE project_id = ? AND folded IN
        (SELECT folded FROM code_names WHERE project_id = ? AND instr(folded, ?) > 1)`,
     [projectId, projectId, needle],
   );

@@ -1,55 +1,43 @@
 /**
- * A re-read code file's references written as a difference: rows that read
- * the same stay, the others are deleted by rowid or inserted. Replacing the
- * file's rows whole (`replaceFileReferences`) deleted and inserted every
- * reference, each with two index entries, for an edit that moved none (a
- * word in a doc comment): most of a one-line code edit's transaction. The
+ * A re-read code file's references written as a difference: packed rows
+ * (a name and kind of the file) that read the same stay, the others are
+ * deleted or inserted. Replacing the file's rows whole
+ * (`replaceFileReferences`) rewrote every row for an edit that moved none
+ * (a word in a doc comment): most of a one-line code edit's transaction. The
  * rows and the project's name list end the same as a whole replacement.
  */
 import type { Queryable } from "../db.js";
-import { placeholders } from "../insert-rows.js";
-import { insertFileReferences, syncCodeNames } from "./code-references.js";
+import { FILE_ROWID, insertSiteGroups, syncCodeNames } from "./code-references.js";
 import type { NewCodeReference } from "./code-references.js";
+import { encodeSites, groupSites } from "./reference-sites.js";
 
-const BATCH = 500;
+/** A packed row's identity within its file. */
+const keyOf = (name: string, kind: string) => `${kind}\u001f${name}`;
 
-/** A row's identity, as the SQL below builds it: unit separators (a NUL would end the string the driver reads). */
-const keyOf = (r: NewCodeReference) => [r.name, r.kind, r.lineStart, r.lineEnd, r.nameLine, r.nameCol, r.symbolId ?? ""].join("\u001f");
-
-/** Makes the file's references equal `references`, writing only the rows that differ. */
+/** Makes the file's references equal `references`, writing only the packed rows that differ. */
 export async function updateFileReferences(
   q: Queryable,
   file: { projectId: string; fileId: string; path: string },
   references: readonly NewCodeReference[],
 ): Promise<void> {
-  // Two columns a row (the key built by SQL in keyOf's form): a row object per reference was most of the read.
-  const rows = await q.all<{ rowid: number; k: string | null; folded: string }>(
-    `SELECT rowid, CASE WHEN path = ? THEN name || char(31) || kind || char(31) || line_start || char(31) || line_end || char(31) || name_line || char(31) || name_col || char(31) || ifnull(symbol_id, '') END AS k, folded
-     FROM code_references WHERE file_id = ?`,
-    [file.path, file.fileId],
+  const rows = await q.all<{ project_id: string; folded: string; name: string; kind: string; file_rowid: number; sites: string }>(
+    `SELECT project_id, folded, name, kind, file_rowid, sites FROM code_reference_sites WHERE file_rowid = ${FILE_ROWID}`,
+    [file.fileId],
   );
-  const before = new Set<string>();
-  // Old rows by key, several for a repeated key; a row whose path differs is never kept.
-  const old = new Map<string, number[]>();
+  const groups = groupSites(references);
+  const wanted = new Map(groups.map((g) => [keyOf(g.name, g.kind), encodeSites(g.sites)]));
+  const kept = new Set<string>();
   for (const r of rows) {
-    before.add(r.folded);
-    if (r.k === null) continue;
-    const list = old.get(r.k);
-    if (list) list.push(Number(r.rowid));
-    else old.set(r.k, [Number(r.rowid)]);
+    const key = keyOf(r.name, r.kind);
+    if (r.project_id === file.projectId && wanted.get(key) === r.sites) {
+      kept.add(key);
+      continue;
+    }
+    await q.execute(
+      "DELETE FROM code_reference_sites WHERE project_id = ? AND folded = ? AND name = ? AND kind = ? AND file_rowid = ?",
+      [r.project_id, r.folded, r.name, r.kind, r.file_rowid],
+    );
   }
-  const kept = new Set<number>();
-  const added: NewCodeReference[] = [];
-  for (const r of references) {
-    const rowid = old.get(keyOf(r))?.pop();
-    if (rowid === undefined) added.push(r);
-    else kept.add(rowid);
-  }
-  const gone = rows.map((r) => Number(r.rowid)).filter((rowid) => !kept.has(rowid));
-  for (let i = 0; i < gone.length; i += BATCH) {
-    const slice = gone.slice(i, i + BATCH);
-    await q.execute(`DELETE FROM code_references WHERE rowid IN (${placeholders(slice.length)})`, slice);
-  }
-  await insertFileReferences(q, file, added);
-  await syncCodeNames(q, file.projectId, before, references);
+  await insertSiteGroups(q, file, groups.filter((g) => !kept.has(keyOf(g.name, g.kind))));
+  await syncCodeNames(q, file.projectId, new Set(rows.map((r) => r.folded)), references);
 }
