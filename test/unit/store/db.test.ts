@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "libsql";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { AppError } from "../../../src/errors.js";
 import { openDatabase } from "../../../src/store/db.js";
@@ -24,6 +25,19 @@ describe("the store", () => {
     await db.transaction(async (tx) => tx.execute("SELECT 1"));
     expect(Number((await db.get<{ foreign_keys: number }>("PRAGMA foreign_keys"))?.foreign_keys)).toBe(1);
     db.close();
+  });
+
+  it("closing copies the WAL in and truncates it, though another connection stays open", async () => {
+    const path = join(dir, "pks.db");
+    const other = new Database(path);
+    const db = await openDatabase({ url: `file:${path}` });
+    await db.execute("CREATE TABLE t (x TEXT)");
+    await db.transaction(async (tx) => insertRows(tx, "t", ["x"], Array.from({ length: 2000 }, (_, i) => [`row ${i}`.repeat(20)])));
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(100_000);
+    db.close();
+    expect(statSync(`${path}-wal`).size).toBe(0);
+    expect(Number((other.prepare("SELECT count(*) AS n FROM t").get() as { n: number }).n)).toBe(2000);
+    other.close();
   });
 
   it("applies migrations in order, once, recording each", async () => {
