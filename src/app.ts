@@ -35,6 +35,7 @@ import type { Db } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
 import { settingOrCreate } from "./store/access/settings.js";
 import { RateLimiter } from "./access/rate-limit.js";
+import { SpaceFloor } from "./store/free-space.js";
 import type { TaskKind } from "./tasks/task-kind.js";
 import { taskEndpoints } from "./tasks/task-endpoints.js";
 import { TaskWorker } from "./tasks/task-worker.js";
@@ -100,7 +101,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       clock,
       pipeline: (task, handler) => service.runTask(task, handler),
     });
-    const tools: Tools = { clock, cursors, tokens, reading: worker, storage: { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax }, tasks, scans: folderScans() };
+    const floor = new SpaceFloor(config.dbUrl, config.minFreeMb);
+    const storage = { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax, assertRoom: () => floor.assertRoom() };
+    const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans() };
     const catalog = new Catalog(options.actions ?? productActions);
     const offered = catalog.select(config.tools, toolProfiles);
     const rateLimit = new RateLimiter(db, config.rateLimit, clock);
@@ -151,10 +154,12 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
  */
 function readingWorker(config: Config, db: Db, clock: Clock, ownClock: boolean): ReadingWorker {
   if (db.kind === "file" && db.turns && !ownClock) {
-    return new WriterThread({ url: config.dbUrl, authToken: config.dbAuthToken, reading: config.reading, readersUrl: undefined, turns: db.turns.buffer });
+    const { dbUrl: url, dbAuthToken: authToken, reading, minFreeMb } = config;
+    return new WriterThread({ url, authToken, reading, readersUrl: undefined, minFreeMb, turns: db.turns.buffer });
   }
+  const floor = new SpaceFloor(config.dbUrl, config.minFreeMb);
   const make = (holds?: WorkerDeps["holds"]) =>
-    new IngestWorker({ db, clock, reading: config.reading, afterDrain: (projects) => reviewProjects(db, projects, clock), holds });
+    new IngestWorker({ db, clock, reading: config.reading, afterDrain: (projects) => reviewProjects(db, projects, clock), holds, room: () => floor.above() });
   return db.kind === "memory" ? make() : new LeasedWorker(db, make);
 }
 

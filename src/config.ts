@@ -30,6 +30,17 @@ export interface Config {
   /** Most records one `submit` key may file in any 24 hours (`PKS_SUBMIT_DAILY_MAX`, 1,000); past it 429. */
   readonly submitDailyMax: number;
   /**
+   * The free space, in MB, kept on the database's disk (`PKS_MIN_FREE_MB`,
+   * 128; 0 turns the floor off): below it uploads and ingests are 503
+   * `storage_full` and reading pauses, so the disk never fills to the last
+   * byte. 128 MB holds what the server writes after the last upload it took:
+   * that upload's chunks (an ingest call is at most 24 MB), the WAL growing
+   * to the size at which it is truncated (32 MB) and the checkpoint copying
+   * it into the database file, with room to spare for the readings of the
+   * files already queued.
+   */
+  readonly minFreeMb: number;
+  /**
    * Document fetching (`document_ingest` of a URL): `allow` lists the hosts,
    * addresses and CIDR blocks (each optionally `:port`) that may be fetched
    * although they are not public (`PKS_FETCH_ALLOW`, comma-separated, empty
@@ -92,6 +103,7 @@ const schema = z.object({
   readTimeoutMs: z.coerce.number().int().positive(),
   projectQuotaBytes: z.coerce.number().int().positive(),
   submitDailyMax: z.coerce.number().int().positive(),
+  minFreeMb: z.coerce.number().int().min(0),
   fetchAllow: list,
   fetchTimeoutMs: z.coerce.number().int().positive(),
   maxResultTokens: z.coerce.number().int().min(1000),
@@ -118,6 +130,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     readTimeoutMs: env.PKS_READ_TIMEOUT_MS ?? 60_000,
     projectQuotaBytes: env.PKS_PROJECT_QUOTA_BYTES ?? 1024 * 1024 * 1024,
     submitDailyMax: env.PKS_SUBMIT_DAILY_MAX ?? 1000,
+    minFreeMb: env.PKS_MIN_FREE_MB ?? 128,
     fetchAllow: env.PKS_FETCH_ALLOW,
     fetchTimeoutMs: env.PKS_FETCH_TIMEOUT_MS ?? 30_000,
     tools: flags.tools ?? env.PKS_TOOLS ?? "all",
@@ -142,6 +155,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     reading: Object.freeze({ threads: c.readers, heapMb: c.readerHeapMb, timeoutMs: c.readTimeoutMs }),
     projectQuotaBytes: c.projectQuotaBytes,
     submitDailyMax: c.submitDailyMax,
+    minFreeMb: c.minFreeMb,
     fetch: Object.freeze({ allow: Object.freeze(c.fetchAllow), timeoutMs: c.fetchTimeoutMs }),
     tools: Object.freeze(c.tools),
     maxResultTokens: c.maxResultTokens,

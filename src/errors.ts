@@ -70,6 +70,7 @@ export const ERROR_TABLE = {
   rate_limited: { status: 429, message: "rate limit exceeded" },
   internal: { status: 500, message: "internal error" },
   unavailable: { status: 503, message: "service unavailable" },
+  storage_full: { status: 503, message: "the server's disk is full: writes are refused until space is freed; reads go on" },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

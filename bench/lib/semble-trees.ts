@@ -75,10 +75,13 @@ export function sembleTree(repo: SembleRepo, args: readonly string[]): SembleTre
   return { dir, note };
 }
 
-/** A digest of the code that reads files in: src/ but src/retrieve/ (save the identifier splitting indexing shares). */
+/** Store modules that only read the search indexes (the queries retrieval runs): no ingest runs them. */
+const SEARCH_READS = ["store/search/lexical-search.ts", "store/search/declaration-search.ts"];
+
+/** A digest of the code that reads files in: src/ but src/retrieve/ (save the identifier splitting indexing shares) and the search reads. */
 function ingestCodeDigest(): string {
   const h = createHash("sha256");
-  const keep = (p: string) => !p.includes("/retrieve/") || p.endsWith("identifier-words.ts");
+  const keep = (p: string) => (!p.includes("/retrieve/") || p.endsWith("identifier-words.ts")) && !SEARCH_READS.some((r) => p.endsWith(r));
   for (const p of walkFiles(SRC, keep)) h.update(p).update(readFileSync(p));
   return h.digest("hex").slice(0, 16);
 }

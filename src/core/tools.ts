@@ -50,8 +50,13 @@ export interface Tools {
   readonly cursors: CursorCodec;
   readonly tokens: CountTokens;
   readonly reading: ReadingQueue;
-  /** Storage limits: the most bytes one project may hold, the most records a submit key may file a day. */
-  readonly storage: { readonly quotaBytes: number; readonly submitDailyMax: number };
+  /**
+   * Storage limits: the most bytes one project may hold, the most records a
+   * submit key may file a day, and the free-space floor of the database's
+   * disk (`assertRoom`: 503 `storage_full` below it), asked by every request
+   * that brings bytes in before it takes them.
+   */
+  readonly storage: { readonly quotaBytes: number; readonly submitDailyMax: number; assertRoom(): Promise<void> };
   /** Detached work (artifact generation, document fetching). */
   readonly tasks: TaskQueue;
   /** Folders whose first scan is under way. */

@@ -83,6 +83,7 @@ export async function runDocumentIngest(task: TaskRun, options: DocumentIngestOp
   if (doc.file.bytes.byteLength > MAX_DOCUMENT_BYTES) throw new AppError("document_too_large");
   // A fetch can take a while: the access that lets the bytes in is the one at the time they go in.
   await task.recheck();
+  await task.tools.storage.assertRoom();
   const answer = await ingestBatch(
     task.db,
     { projectId: task.projectId },

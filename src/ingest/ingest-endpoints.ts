@@ -56,6 +56,7 @@ export const ingestEndpoints: AnyEndpoint[] = [
     input: z.object({ params: projectParams, body: ingestBody }),
     output: ingestAnswerSchema,
     async run({ body }, ctx) {
+      await ctx.tools.storage.assertRoom();
       const answer = await ingestBatch(ctx.db, ctx.scope, { files: body.files, intent: body.intent, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
       if (answer.accepted.length > 0) ctx.tools.reading.kick();
       return answer;
@@ -121,8 +122,10 @@ export const ingestEndpoints: AnyEndpoint[] = [
     bodyLimit: { bytes: INGEST_BODY_LIMIT, error: "request_too_large" },
     input: z.object({ params: projectParams.extend({ chunkId }), body: z.instanceof(Uint8Array) }),
     output: z.object({ chunkId: z.string(), size: z.number().int() }),
-    run: ({ params, body }, ctx) =>
-      storeChunk(ctx.db, ctx.scope, { chunkId: params.chunkId, bytes: body, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools),
+    async run({ params, body }, ctx) {
+      await ctx.tools.storage.assertRoom();
+      return storeChunk(ctx.db, ctx.scope, { chunkId: params.chunkId, bytes: body, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
+    },
   }),
   defineEndpoint({
     name: "files.content.put",
@@ -144,6 +147,7 @@ export const ingestEndpoints: AnyEndpoint[] = [
     }),
     output: fileSchema,
     async run({ params, body }, ctx) {
+      await ctx.tools.storage.assertRoom();
       const file = await replaceContent(ctx.db, ctx.scope, { fileId: params.fileId, chunkId: body.chunkId, fileSize: body.fileSize }, ctx.tools);
       ctx.tools.reading.kick();
       return file;

@@ -84,6 +84,7 @@ export async function submitRecord(
   const projectId = ctx.scope.projectId;
   const sent = JSON.stringify(input.data);
   if (Buffer.byteLength(sent) > RECORD_BYTES_MAX) throw new AppError("record_too_large");
+  await tools.storage.assertRoom();
   await countDailySubmission(db, ctx.principal, tools);
   const now = new Date(tools.clock()).toISOString();
   const quotaBytes = tools.storage.quotaBytes;

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { createClient, LibsqlError } from "@libsql/client";
 import type { InArgs } from "@libsql/client";
 import { AppError } from "../errors.js";
+import { isSpaceFailure, spaceRefusal } from "./free-space.js";
 import { openLocalClient } from "./local-client.js";
 import type { QueryResult, SqlClient, SqlRow, SqlTransaction } from "./local-client.js";
 import { createMutex } from "./mutex.js";
@@ -332,11 +333,14 @@ function queryableOf(
 }
 
 /**
- * Maps driver errors at the store boundary. The result never carries SQL text
- * or driver messages; the original stays on `cause` for logs.
+ * Maps driver errors at the store boundary: busy is 503 `unavailable`, no
+ * space 503 `storage_full` with `Retry-After`, a constraint 409, the rest 500.
+ * The result never carries SQL text or driver messages; the original stays
+ * on `cause` for logs.
  */
 export function mapDbError(err: unknown): unknown {
   if (err instanceof AppError) return err;
+  if (isSpaceFailure(err)) return spaceRefusal(err);
   if (err instanceof LibsqlError) {
     const code = `${err.code} ${err.message}`;
     if (/SQLITE_BUSY|SQLITE_LOCKED|database is locked/.test(code)) return new AppError("unavailable", { cause: err });

@@ -9,6 +9,20 @@ import type { Queryable } from "./db.js";
  */
 const ROWS_PER_STATEMENT = 16;
 
+/** Statement texts by table, columns and row count: built once, not on every statement of a cold ingest. */
+const statementTexts = new Map<string, string>();
+
+function insertText(table: string, columns: readonly string[], n: number): string {
+  const key = `${table}\u0000${columns.join(",")}\u0000${n}`;
+  let sql = statementTexts.get(key);
+  if (sql === undefined) {
+    const one = `(${columns.map(() => "?").join(", ")})`;
+    sql = `INSERT INTO ${table} (${columns.join(", ")}) VALUES ${Array.from({ length: n }, () => one).join(", ")}`;
+    statementTexts.set(key, sql);
+  }
+  return sql;
+}
+
 /**
  * Inserts many rows with multi-row INSERT statements: full ones of
  * ROWS_PER_STATEMENT rows, the rest in statements of 8, 4, 2 and 1 rows, so
@@ -16,14 +30,13 @@ const ROWS_PER_STATEMENT = 16;
  * one per remainder.
  */
 export async function insertRows(q: Queryable, table: string, columns: readonly string[], rows: readonly InValue[][]): Promise<void> {
-  const one = `(${columns.map(() => "?").join(", ")})`;
-  const head = `INSERT INTO ${table} (${columns.join(", ")}) VALUES `;
   let i = 0;
   while (i < rows.length) {
     const left = rows.length - i;
     const n = left >= ROWS_PER_STATEMENT ? ROWS_PER_STATEMENT : 2 ** Math.floor(Math.log2(left));
-    const slice = rows.slice(i, i + n);
-    await q.execute(head + Array.from({ length: n }, () => one).join(", "), slice.flat());
+    const args: InValue[] = [];
+    for (let k = i; k < i + n; k++) for (const v of rows[k]!) args.push(v);
+    await q.execute(insertText(table, columns, n), args);
     i += n;
   }
 }

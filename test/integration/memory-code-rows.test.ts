@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rankDeclarations } from "../../src/retrieve/memory/code-rows.js";
 import { queryTerms } from "../../src/retrieve/query-terms.js";
-import { declarationsNamedBy } from "../../src/store/search/declaration-search.js";
+import { declarationPostings, inNames } from "../../src/store/search/declaration-search.js";
 import { actions } from "../../tools/index.js";
 import { createTestWorld } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
@@ -49,10 +49,10 @@ describe("memory_query's declaration rows", () => {
   });
 
   it("the name column is searched on its own: a word in a doc comment or body names nothing", async () => {
-    const named = await declarationsNamedBy(w.app.db, '"reference"');
-    const mentioned = await declarationsNamedBy(w.app.db, '"eagerly"');
-    expect(named.size).toBe(1); // parseStringReference
-    expect(mentioned.size).toBe(0);
+    const [named, mentioned, anywhere] = await declarationPostings(w.app.db, [inNames('"reference"'), inNames('"eagerly"'), '"eagerly"'], []);
+    expect(named!.df).toBe(1); // parseStringReference
+    expect(mentioned!.df).toBe(0);
+    expect(anywhere!.df).toBeGreaterThan(0);
   });
 
   it("a long declaration whose name holds the question's words ranks above short ones that only mention them, and properties below both", async () => {

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { Tools } from "../../core/tools.js";
@@ -118,6 +119,23 @@ export async function summarizeSync(
   return { files: stats.files, ...changes, failed: stats.failed, factions: stats.factions, cells: stats.cells, entities: stats.entities, seconds };
 }
 
+/**
+ * The scanned files in an order that mixes folders (by a hash of each
+ * path, the same every time). Files are read in about the order they were
+ * stored, and a tree's folders differ in what they cost where: prose
+ * (changelogs, guides) in the reader thread, source files in the writer's
+ * transactions (symbols, references, search rows). Stored in path order, a
+ * cold ingest of vuejs/core kept the reader busy and the writer half idle
+ * for its first half, and the other way round for the second.
+ */
+function mixedOrder(files: readonly ScannedFile[]): ScannedFile[] {
+  const key = (path: string) => createHash("sha1").update(path).digest("hex").slice(0, 12);
+  return files
+    .map((file) => ({ file, key: key(file.path) }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0))
+    .map((x) => x.file);
+}
+
 async function reconcile(
   host: SyncHost,
   projectId: string,
@@ -133,7 +151,7 @@ async function reconcile(
   const store = new BatchStore(host, projectId, live, options.cache);
   const total = scan.files.length;
   let done = 0;
-  for await (const [file, version] of readAhead(scan.files, READ_AHEAD, (f) => store.versionOf(f))) {
+  for await (const [file, version] of readAhead(mixedOrder(scan.files), READ_AHEAD, (f) => store.versionOf(f))) {
     options.signal?.throwIfAborted();
     options.onProgress?.({ phase: "store", done: done++, total });
     await store.take(file, version);

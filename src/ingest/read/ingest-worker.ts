@@ -1,5 +1,6 @@
 import type { Clock } from "../../core/tools.js";
 import type { Db, Queryable } from "../../store/db.js";
+import { isSpaceFailure } from "../../store/free-space.js";
 import { log } from "../../logger.js";
 import { getChunkBytes } from "../../store/files/chunks.js";
 import { claimQueued, dropFileBytes, finishReading, hasQueued, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
@@ -43,6 +44,10 @@ const PASS_QUIET_MS = 400;
 /** A steady stream of readings still gets its pass this often. */
 const PASS_MAX_WAIT_MS = 5000;
 
+/** The first pause of reading after a write found no space; doubled at each failure after, up to SPACE_PAUSE_MAX_MS. */
+const SPACE_PAUSE_MS = 1_000;
+const SPACE_PAUSE_MAX_MS = 30_000;
+
 /** What the worker needs: the store, the clock, and the reader threads' limits. */
 export interface WorkerDeps {
   readonly db: Db;
@@ -64,6 +69,12 @@ export interface WorkerDeps {
    * holder reads again. Absent: always (one process on the database).
    */
   readonly holds?: (tx: Queryable) => Promise<boolean>;
+  /**
+   * Whether the database's disk is above the free-space floor
+   * (`PKS_MIN_FREE_MB`): below it no file is claimed, so the space left
+   * goes to the commits under way. Absent: always.
+   */
+  readonly room?: () => Promise<boolean>;
 }
 
 /**
@@ -100,6 +111,14 @@ export class IngestWorker {
   /** Ends the quiet wait before a pass (someone waits for idle). */
   #flush: (() => void) | undefined;
   #flushAsked = false;
+  /** Claims to give back to the queue once a write succeeds again (their reading's commit found no space). */
+  #unreleased: ClaimedFile[] = [];
+  /** No claim before this (performance.now()): a write found no space. */
+  #spaceUntil = 0;
+  /** The pause after the last write that found no space (0: none since the last commit). */
+  #spacePauseMs = 0;
+  /** Whether reading is paused for space (said once in the log, and once when it resumes). */
+  #pausedForSpace = false;
 
   constructor(deps: WorkerDeps) {
     this.#deps = deps;
@@ -119,8 +138,9 @@ export class IngestWorker {
     this.#loop = this.#run();
   }
 
-  /** Wakes the loop: new files were queued. */
+  /** Wakes the loop: new files were queued (so a write just found room: a pause for space ends too). */
   kick(): void {
+    this.#spaceUntil = 0;
     this.#kicked = true;
     this.#wake?.();
   }
@@ -174,7 +194,8 @@ export class IngestWorker {
     let empty = false;
     while (this.#running) {
       const room = Math.min(this.#feed - this.#unread, MAX_UNDER_WAY - underWay.size);
-      if (!empty && this.#unread <= this.#feed / 2 && room > 0 && this.#lane.rowsWaiting() < MAX_BACKLOG_ROWS) {
+      const wanted = !empty && this.#unread <= this.#feed / 2 && room > 0 && this.#lane.rowsWaiting() < MAX_BACKLOG_ROWS;
+      if (wanted && (await this.#mayClaim())) {
         const files = await this.#claim(underWay.size, room);
         this.#unread += files?.length ?? 0;
         for (const file of files ?? []) {
@@ -186,7 +207,7 @@ export class IngestWorker {
       }
       if (underWay.size === 0) {
         if (empty) return;
-        await new Promise((r) => setTimeout(r, 250)); // claiming failed: try again shortly
+        await new Promise((r) => setTimeout(r, 250)); // claiming failed or paused for space: try again shortly
         continue;
       }
       const answered = new Promise<void>((resolve) => (this.#answered = resolve));
@@ -255,7 +276,8 @@ export class IngestWorker {
       const { holds } = this.#deps;
       return await this.#deps.db.transaction(async (tx) => (holds && !(await holds(tx)) ? [] : claimQueued(tx, this.#now(), limit)));
     } catch (err) {
-      log.error("claiming files failed", { error: err });
+      if (isSpaceFailure(err)) this.#pauseForSpace();
+      else log.error("claiming files failed", { error: err });
       return undefined;
     }
   }
@@ -285,14 +307,78 @@ export class IngestWorker {
           .catch(() => undefined);
         return;
       }
+      if (isSpaceFailure(err)) return this.#giveBack(file);
       const message = err instanceof Error ? err.message.slice(0, 500) : "reading failed";
       if (err instanceof CredentialRefusal) {
-        await this.#refuse(file, message, now).catch((error: unknown) => log.error("refusing a file failed", { fileId: file.fileId, error }));
+        await this.#refuse(file, message, now).catch((error: unknown) =>
+          isSpaceFailure(error) ? this.#giveBack(file) : log.error("refusing a file failed", { fileId: file.fileId, error }),
+        );
         return;
       }
       log.warn("reading failed", { fileId: file.fileId, path: file.path, error: err });
-      await finishReading(this.#deps.db, file.fileId, file.chunkId, { status: "failed", error: message }, now).catch(() => undefined);
+      await finishReading(this.#deps.db, file.fileId, file.chunkId, { status: "failed", error: message }, now).catch((error: unknown) =>
+        isSpaceFailure(error) ? this.#giveBack(file) : undefined,
+      );
     }
+  }
+
+  /**
+   * A write for this file found no space (its reading's commit, or marking
+   * it): the file goes back to the queue, its attempt uncounted — the disk,
+   * not the file, failed — and reading pauses with backoff. A file is never
+   * `failed` for a full disk, and is read again once space returns.
+   */
+  async #giveBack(file: ClaimedFile): Promise<void> {
+    this.#pauseForSpace();
+    this.#unreleased.push(file);
+    await this.#releaseHeld();
+  }
+
+  /** Gives back the held claims; false while that write fails too (they are tried again before the next claim). */
+  async #releaseHeld(): Promise<boolean> {
+    if (this.#unreleased.length === 0) return true;
+    const files = this.#unreleased.splice(0);
+    const { holds } = this.#deps;
+    try {
+      await this.#deps.db.transaction(async (tx) => (holds && !(await holds(tx)) ? undefined : releaseClaims(tx, files, this.#now())));
+      return true;
+    } catch (err) {
+      this.#unreleased.unshift(...files);
+      if (isSpaceFailure(err)) this.#pauseForSpace();
+      else log.warn("giving claims back failed", { error: err });
+      return false;
+    }
+  }
+
+  /** Pauses claiming after a write found no space: 1 s, then twice as long after each failure, up to 30 s. */
+  #pauseForSpace(): void {
+    this.#spacePauseMs = Math.min(Math.max(SPACE_PAUSE_MS, this.#spacePauseMs * 2), SPACE_PAUSE_MAX_MS);
+    this.#spaceUntil = performance.now() + this.#spacePauseMs;
+    if (!this.#pausedForSpace) log.warn("the disk is full: reading pauses, its files stay queued", { retryInMs: this.#spacePauseMs });
+    this.#pausedForSpace = true;
+  }
+
+  /**
+   * Whether more files may be claimed: the held claims are given back, no
+   * pause for space runs, and the disk is above the free-space floor.
+   */
+  async #mayClaim(): Promise<boolean> {
+    if (performance.now() < this.#spaceUntil || !(await this.#releaseHeld())) return false;
+    const room = (await this.#deps.room?.()) ?? true;
+    if (room && this.#pausedForSpace && this.#spacePauseMs === 0) {
+      this.#pausedForSpace = false;
+      log.info("reading resumes: there is space again");
+    }
+    if (!room && !this.#pausedForSpace) {
+      this.#pausedForSpace = true;
+      log.warn("the disk is below its free-space floor: reading pauses, files stay queued");
+    }
+    return room;
+  }
+
+  /** A reading was committed: the disk has room again, the next failure for space starts the backoff afresh. */
+  #committed(): void {
+    this.#spacePauseMs = 0;
   }
 
   /** Reads one file and persists its reading; `read` is called once the thread answered. */
@@ -335,6 +421,7 @@ export class IngestWorker {
         await reindexChanges(tx, file.fileId, applied.cells, document);
       },
     });
+    this.#committed();
   }
 
   /**

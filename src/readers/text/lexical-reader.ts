@@ -29,8 +29,26 @@ const BINARY_EXTENSIONS = new Set(
     "sqlite3 woff woff2 ttf otf eot pdf docx xlsx pptx odt iso dmg"
   ).split(" ").map((ext) => `.${ext}`),
 );
-/** Types that say nothing about the bytes: the faction is plain text. */
+/** Types that say nothing about the bytes: the faction is plain text unless its lines look like code. */
 const UNTELLING_TYPES = new Set(["", "application/octet-stream", "text/plain"]);
+/** Marks that code is dense in and prose is not (brackets, operators, quotes, separators). */
+const CODE_MARKS = /[{}[\]()<>;=`"'\\|&$]/g;
+/**
+ * A run of an untelling file whose visible characters are at least this
+ * share of code marks reads as code (a test snapshot, a drawing's JSON, an
+ * unnamed script): prose sits near 1 %, code and data well past 8 %. It
+ * matters for what follows the reading: prose is tagged for proper names
+ * word by word, which on a snapshot's markup was most of a vuejs/core
+ * reading's entity time and found no name worth keeping, while a code
+ * block yields its identifiers alone.
+ */
+const CODE_MARK_SHARE = 0.06;
+
+/** Whether a run of untelling text looks like code rather than prose. */
+function looksLikeCode(body: string): boolean {
+  const visible = body.replace(/\s+/g, "").length;
+  return visible > 0 && (body.match(CODE_MARKS)?.length ?? 0) / visible >= CODE_MARK_SHARE;
+}
 
 interface Run {
   lineStart: number;
@@ -69,11 +87,11 @@ function readLexical(input: ReaderInput): ReadOutput {
   const mediaType = mediaTypeOf(input.contentType);
   // A named type (text/x-sql, text/css) says the file is code; without one it is just text.
   const untelling = UNTELLING_TYPES.has(mediaType);
-  const factionType: FactionType = untelling ? "text" : "code_block";
   const inferredType = untelling ? "text/plain" : mediaType;
   for (const run of lineRuns(text).map(trimmed)) {
     if (run.lines.length === 0) continue;
     const body = run.lines.join("\n");
+    const factionType: FactionType = untelling && !looksLikeCode(body) ? "text" : "code_block";
     const faction: ReadFaction = {
       factionType,
       inferredType,

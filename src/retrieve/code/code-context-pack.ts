@@ -96,8 +96,10 @@ export async function codeContextPack(
   const namedBefore = new Set([...files.map((f) => f.fileId), ...cut.map((d) => d.declaration.fileId)]);
   const reserve = count(JSON.stringify([...files, ...copyRows(ranking.copies, namedBefore)])) + (cut.length > 0 ? TEST_ROOM : 0);
   const byId = new Map(cut.map((d) => [d.declaration.symbolId, d.declaration]));
-  const head = packRows(cut.map((d) => packedDeclaration(d.declaration)), Math.max(empty, req.budget - Math.min(reserve, Math.floor(req.budget * FILE_SHARE))), count, serialize);
-  const packed = head.rows.flatMap((r) => (byId.has(r.symbolId) ? [byId.get(r.symbolId)!] : []));
+  const costs = new Map<Row, number>();
+  const headBudget = Math.max(empty, req.budget - Math.min(reserve, Math.floor(req.budget * FILE_SHARE)));
+  const head = packRows<Row>(cut.map((d) => packedDeclaration(d.declaration)), headBudget, count, serialize, { costs, exact: false });
+  const packed = head.rows.filter(isDeclaration).flatMap((r) => (byId.has(r.symbolId) ? [byId.get(r.symbolId)!] : []));
   const tests = (await testFilesOf(q, projectIds, packed)).map((t): PackedFile => ({ fileId: t.fileId, filepath: t.path, reason: "test" }));
   const listed = new Set(files.map((f) => f.fileId));
   const testing = new Set(tests.map((t) => t.fileId));
@@ -105,6 +107,6 @@ export async function codeContextPack(
   // A ranked file that tests a packed declaration says so.
   const ranked = files.map((f) => (testing.has(f.fileId) ? { ...f, reason: "test" as const } : f));
   const rest = [...ranked, ...copyRows(ranking.copies, named), ...tests.filter((t) => !listed.has(t.fileId))];
-  const all = packRows([...head.rows, ...rest], req.budget, count, serialize);
+  const all = packRows([...head.rows, ...rest], req.budget, count, serialize, { costs });
   return { budget: req.budget, used: all.used, ...shape(all.rows) };
 }

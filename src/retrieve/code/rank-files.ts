@@ -2,7 +2,7 @@ import type { Queryable } from "../../store/db.js";
 import { pathsOfFiles } from "../../store/code/code-graph-reads.js";
 import { declarationsNamed } from "../../store/code/declaration-reads.js";
 import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
-import { fileFrequency, filesHolding, searchFiles } from "../../store/search/lexical-search.js";
+import { filePostings, searchFiles } from "../../store/search/lexical-search.js";
 import { searchSymbols } from "../../store/search/symbol-search.js";
 import { identifierParts, ftsAnyOf, queryTerms } from "../query-terms.js";
 import { taskTerms } from "./task-terms.js";
@@ -166,15 +166,14 @@ interface Rarity {
   holders: Set<string>;
 }
 
-/** Each searched term's IDF over files and which candidates hold it. */
+/** Each searched term's IDF over files and which candidates hold it (one statement for all terms). */
 async function rarities(q: Queryable, projectIds: readonly string[], terms: readonly string[], candidates: readonly string[]): Promise<Rarity[]> {
-  return Promise.all(
-    terms.slice(0, MAX_RARITY_TERMS).map(async (term) => {
-      const match = ftsAnyOf([term]);
-      const [{ df, n }, holders] = await Promise.all([fileFrequency(q, projectIds, match), filesHolding(q, match, candidates)]);
-      return { term, idf: df > 0 ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0, holders };
-    }),
-  );
+  const read = terms.slice(0, MAX_RARITY_TERMS);
+  const { n, terms: postings } = await filePostings(q, projectIds, read.map((t) => ftsAnyOf([t])), candidates);
+  return read.map((term, i) => {
+    const { df, held } = postings[i]!;
+    return { term, idf: df > 0 ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0, holders: held };
+  });
 }
 
 /** The share of the terms' summed IDF whose terms a word set holds (stems compared without a plural `s`). */

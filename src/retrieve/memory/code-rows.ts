@@ -1,14 +1,7 @@
 import type { Queryable } from "../../store/db.js";
 import { declarationDetailsByIds, declarationMembers } from "../../store/code/declaration-reads.js";
 import type { DeclarationDetail } from "../../store/code/declaration-reads.js";
-import {
-  declarationCount,
-  declarationFrequency,
-  declarationsNamedBy,
-  declarationsMatching,
-  declarationTexts,
-  searchDeclarations,
-} from "../../store/search/declaration-search.js";
+import { declarationCount, declarationPostings, declarationTexts, inNames, searchDeclarations } from "../../store/search/declaration-search.js";
 import type { DeclarationHit } from "../../store/search/declaration-search.js";
 import { diversify } from "../code/diversify.js";
 import { isPeripheralPath, isTestPath } from "../code/test-paths.js";
@@ -90,16 +83,6 @@ const PROPERTY = 0.5;
  */
 const NAMED = 2;
 
-/**
- * A term held by more index rows than this (or this share of all) is
- * common: its posting list is not read (a short question's terms cost a
- * few milliseconds each; a common word's list in a 100k-line corpus costs
- * tens), and every candidate counts as holding it.
- */
-const COMMON_ROWS = 2000;
-const COMMON_SHARE = 0.05;
-const ALL = "all" as const;
-
 const TYPE_LIKE = new Set(["class", "interface", "type", "enum", "struct", "trait", "namespace", "module"]);
 
 /** A term's inverse document frequency over the indexed declarations (BM25's form, never negative). */
@@ -132,28 +115,24 @@ export async function rankDeclarations(
   const hits = await candidates(q, projectIds, terms, fileIds);
   if (hits.length === 0) return [];
   const ids = hits.map((h) => h.symbolId);
-  const [n, frequencies] = await Promise.all([declarationCount(q), Promise.all(terms.map((t) => declarationFrequency(q, ftsAnyOf([t]))))]);
-  const common = Math.max(COMMON_ROWS, n * COMMON_SHARE);
-  const weights = await Promise.all(
-    terms.map(async (term, i) => {
-      const df = frequencies[i]!;
-      // A term most declarations hold weighs next to nothing: read as held by every candidate, its posting list is not read.
-      const [has, named] = await Promise.all([df > common ? ALL : declarationsMatching(q, ftsAnyOf([term])), declarationsNamedBy(q, ftsAnyOf([term]))]);
-      return { term, df, has, named, idf: df > 0 ? idf(n, df) : 0 };
-    }),
-  );
+  const matches = terms.map((t) => ftsAnyOf([t]));
+  const [n, postings] = await Promise.all([declarationCount(q), declarationPostings(q, [...matches, ...matches.map(inNames)], hits.map((h) => h.rowid))]);
+  const weights = terms.map((term, i) => {
+    const { df, held } = postings[i]!;
+    return { term, df, has: held, named: postings[terms.length + i]!.held, idf: df > 0 ? idf(n, df) : 0 };
+  });
   const total = weights.reduce((s, w) => s + w.idf, 0) || 1;
   const rows = new Map((await declarationDetailsByIds(q, projectIds, ids)).map((r) => [r.symbolId, r]));
   const top = Math.max(...hits.map((h) => h.score), 1e-9);
   const scored = hits.flatMap((h) => {
     const row = rows.get(h.symbolId);
     if (!row) return [];
-    const hit = weights.filter((w) => w.has === ALL || w.has.has(h.rowid));
+    const hit = weights.filter((w) => w.has.has(h.rowid));
     const coverage = hit.reduce((s, w) => s + w.idf, 0) / total;
     const naming = weights.filter((w) => w.named.has(h.rowid)).reduce((s, w) => s + w.idf, 0) / total;
     const aside = (isTestPath(row.path) || isPeripheralPath(row.path) ? ASIDE : 1) * (row.kind === "property" ? PROPERTY : 1);
     const score = (h.score / top) * coverage * (1 + NAMED * naming) * aside;
-    return [{ row, score, coverage, terms: hit.filter((w) => w.has !== ALL).map((w) => w.term).join(" ") }];
+    return [{ row, score, coverage, terms: hit.map((w) => w.term).join(" ") }];
   });
   const picked = pickDiverse(scored, maxRows);
   return Promise.all(picked.map((r) => answerRow(q, projectIds, r)));

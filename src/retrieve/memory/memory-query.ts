@@ -131,8 +131,9 @@ export async function memoryQuery(
   const serialize = (r: Row[]) => JSON.stringify(shape(req.query, r));
   const fileRows = files.map((f) => ({ t: "file" as const, ...f }));
   const reserve = Math.min(count(JSON.stringify(files)), Math.floor(req.budget * FILE_SHARE));
-  const head = packRows(rows, Math.max(count(serialize([])), req.budget - reserve), count, serialize);
-  const packed = packRows([...head.rows, ...fileRows], req.budget, count, serialize);
+  const costs = new Map<Row, number>();
+  const head = packRows(rows, Math.max(count(serialize([])), req.budget - reserve), count, serialize, { costs, exact: false });
+  const packed = packRows([...head.rows, ...fileRows], req.budget, count, serialize, { costs });
   return { ...shape(req.query, packed.rows), budget: req.budget, used: packed.used };
 }
 

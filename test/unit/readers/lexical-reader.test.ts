@@ -43,6 +43,30 @@ describe("lexical reader", () => {
     expect(out.cells.some((c) => c.text.includes("gamma line 2"))).toBe(true);
   });
 
+  it("reads a run of an untelling file as code when its lines are dense with code marks, and prose beside it as text", async () => {
+    const snapshot = [
+      "// Vitest Snapshot v1",
+      "",
+      "exports[`compiler: parse > Element > void element 1`] = `",
+      "{",
+      '  "type": 1,',
+      '  "tag": "img",',
+      '  "props": [],',
+      '  "children": [],',
+      '  "isSelfClosing": true,',
+      '  "loc": { "start": 0, "end": 6 },',
+      '  "ns": 0,',
+      "}",
+      "`;",
+    ].join("\n");
+    const prose = Array.from({ length: 12 }, (_, i) => `The Release Team met in Lisbon and agreed on item ${i}, as the notes say.`).join("\n");
+    const out = await read("__snapshots__/parse.spec.ts.snap", "application/octet-stream", `${snapshot}\n\n${prose}`);
+    expect(out.factions.map((f) => [f.factionType, f.inferredType])).toEqual([
+      ["code_block", "text/plain"],
+      ["text", "text/plain"],
+    ]);
+  });
+
   it("gives an empty reading for bytes that are not clean readable text", async () => {
     expect(await read("blob.unknownext", "application/octet-stream", new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0, 1, 2]))).toEqual({ factions: [], cells: [] });
     expect(await read("empty.unknownext", "application/octet-stream", "")).toEqual({ factions: [], cells: [] });

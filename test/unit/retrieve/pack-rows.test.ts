@@ -94,4 +94,25 @@ describe("packing to a budget", () => {
       { numRuns: 100 },
     );
   });
+
+  it("a head packed again with the rest counts each row once and the whole only at the end, and still ends exact and within budget", () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(cell, entity), { maxLength: 30 }), fc.array(entity, { maxLength: 10 }), fc.integer({ min: 0, max: 3000 }), (rows, rest, extra) => {
+        const serialize = answerOf("q");
+        const budget = exact(serialize([])) + extra;
+        const counted: string[] = [];
+        const spy = (text: string) => (counted.push(text), count(text));
+        const costs = new Map<Row, number>();
+        const head = packRows(rows, Math.max(exact(serialize([])), budget - Math.floor(budget / 4)), spy, serialize, { costs, exact: false });
+        const estimate = head.rows.reduce((n, r) => n + costs.get(r)!, count(serialize([])));
+        expect(head.used).toBe(estimate);
+        if (head.rows.length > 0) expect(counted).not.toContain(serialize(head.rows));
+        const all = packRows([...head.rows, ...rest], budget, spy, serialize, { costs });
+        for (const r of head.rows) expect(counted.filter((t) => t === JSON.stringify(r))).toHaveLength(1);
+        expect(all.used).toBe(exact(serialize(all.rows)));
+        expect(all.used).toBeLessThanOrEqual(budget);
+      }),
+      { numRuns: 100 },
+    );
+  });
 });

@@ -81,6 +81,8 @@ describe("token counting", () => {
     expect(count("a".repeat(1_000_000))).toBeGreaterThan(0);
     expect(count("-".repeat(200_000))).toBeGreaterThan(0);
     expect(count(" ".repeat(200_000))).toBeGreaterThan(0);
+    // Past ASCII and in line breaks with slashes too: letters, punctuation and spaces of other scripts, `\r\n/` runs.
+    for (const run of ["日本".repeat(100_000), "—".repeat(200_000), "\u00a0".repeat(200_000), "\r\n/".repeat(70_000)]) expect(count(run)).toBeGreaterThan(0);
     const reference = get_encoding("o200k_base");
     const small = "x".repeat(5000);
     expect(count(small)).toBeGreaterThanOrEqual(reference.encode_ordinary(small).length);

@@ -8,6 +8,8 @@ export interface WriterData {
   readonly authToken: string | undefined;
   readonly reading: ReaderLimits;
   readonly readersUrl: string | undefined;
+  /** The free-space floor in MB (`PKS_MIN_FREE_MB`): below it no file is claimed. */
+  readonly minFreeMb: number;
   /** The serving connection's WriteTurns memory. */
   readonly turns: SharedArrayBuffer;
 }

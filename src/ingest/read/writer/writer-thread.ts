@@ -10,6 +10,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { reviewProjects } from "../../../categories/review-types.js";
 import { onLog } from "../../../logger.js";
 import { openDatabase } from "../../../store/db.js";
+import { SpaceFloor } from "../../../store/free-space.js";
 import { WriteTurns } from "../../../store/write-turns.js";
 import { IngestWorker } from "../ingest-worker.js";
 import { LeasedWorker } from "./leased-worker.js";
@@ -25,6 +26,7 @@ onLog((record) => post({ type: "log", record }));
 
 try {
   const db = await openDatabase({ url: data.url, authToken: data.authToken, role: "writer", turns: new WriteTurns(data.turns) });
+  const floor = new SpaceFloor(data.url, data.minFreeMb);
   // Of the processes on this database, the one holding the writer lease reads and writes.
   const worker = new LeasedWorker(db, (holds) =>
     new IngestWorker({
@@ -34,6 +36,7 @@ try {
       readersUrl: data.readersUrl,
       afterDrain: (projects) => reviewProjects(db, projects, Date.now),
       holds,
+      room: () => floor.above(),
     }),
   );
   port.on("message", (request: WriterRequest) => {
