@@ -116,8 +116,8 @@ export async function unlinkFileMentions(q: Queryable, projectId: string, fileId
   // JOIN fixes that order for SQLite's planner): starting from the project's
   // entities made every file cost more as the project's entities grew.
   await q.execute(
-    `DELETE FROM cell_entities WHERE rowid IN (
-       SELECT ce.rowid FROM cells c
+    `DELETE FROM cell_entities WHERE (cell_id, entity_id) IN (
+       SELECT ce.cell_id, ce.entity_id FROM cells c
        CROSS JOIN cell_entities ce ON ce.cell_id = c.cell_id
        CROSS JOIN entities e ON e.entity_id = ce.entity_id
        WHERE c.file_id = ? AND e.project_id = ? AND (e.kind = 'symbol' OR e.source_key LIKE '${NAME_KEY}%'))`,
