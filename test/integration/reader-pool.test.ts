@@ -167,7 +167,7 @@ describe("attempts: an interrupted reading is retried in a process of its own", 
     const { held } = await interruptedWorld();
     const db = held.app.deps.db;
     const now = new Date().toISOString();
-    expect(await db.transaction((tx) => requeueInterrupted(tx, now))).toBe(3);
+    expect(await db.transaction((tx) => requeueInterrupted(tx, now))).toEqual({ requeued: 3, failed: 0 });
     const claimed = await db.transaction(async (tx) => (await claimQueued(tx, now, 8)).map((f) => [f.path, f.attempts]).sort());
     expect(claimed).toEqual([
       ["fresh-1.md", 1],

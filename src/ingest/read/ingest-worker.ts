@@ -3,7 +3,7 @@ import type { Db, Queryable } from "../../store/db.js";
 import { isSpaceFailure } from "../../store/free-space.js";
 import { log } from "../../logger.js";
 import { getChunkBytes } from "../../store/files/chunks.js";
-import { claimQueued, dropFileBytes, finishReading, hasQueued, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
+import { beginIsolatedRead, claimQueued, dropFileBytes, finishReading, hasQueued, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
 import { CredentialRefusal } from "../secrets/secret-verdict.js";
 import type { ClaimedFile } from "../../store/files/files.js";
 import { reindexFile } from "../../store/search/search-index.js";
@@ -112,7 +112,9 @@ export class IngestWorker {
   #flush: (() => void) | undefined;
   #flushAsked = false;
   /** Claims to give back to the queue once a write succeeds again (their reading's commit found no space). */
-  #unreleased: ClaimedFile[] = [];
+  #unreleased: Array<{ fileId: string; chunkId: string; isolatedBegun: boolean }> = [];
+  /** Files whose reading alone began (and was counted) in this claim. */
+  readonly #isolatedBegun = new Set<string>();
   /** No claim before this (performance.now()): a write found no space. */
   #spaceUntil = 0;
   /** The pause after the last write that found no space (0: none since the last commit). */
@@ -128,11 +130,12 @@ export class IngestWorker {
     this.#feed = Math.min(MAX_UNDER_WAY, FEED_PER_THREAD * Math.max(1, deps.reading.threads));
   }
 
-  /** Queues interrupted readings again (their retry is read isolated) and starts the loop. */
+  /** Queues interrupted readings again (their retry is read isolated), fails those interrupted twice alone, and starts the loop. */
   async start(): Promise<void> {
     if (this.#running) return;
-    const requeued = await this.#deps.db.transaction((tx) => requeueInterrupted(tx, this.#now()));
+    const { requeued, failed } = await this.#deps.db.transaction((tx) => requeueInterrupted(tx, this.#now()));
     if (requeued > 0) log.info("resuming interrupted readings", { files: requeued });
+    if (failed > 0) log.warn("readings interrupted twice while read alone are failed", { files: failed });
     this.#running = true;
     this.#kicked = true;
     this.#loop = this.#run();
@@ -303,7 +306,7 @@ export class IngestWorker {
         // A worker that lost the lease gives nothing back: the new holder queued its claims again and may be reading them.
         const { holds } = this.#deps;
         await this.#deps.db
-          .transaction(async (tx) => (holds && !(await holds(tx)) ? undefined : releaseClaims(tx, [file], now)))
+          .transaction(async (tx) => (holds && !(await holds(tx)) ? undefined : releaseClaims(tx, [this.#claimOf(file)], now)))
           .catch(() => undefined);
         return;
       }
@@ -319,6 +322,8 @@ export class IngestWorker {
       await finishReading(this.#deps.db, file.fileId, file.chunkId, { status: "failed", error: message }, now).catch((error: unknown) =>
         isSpaceFailure(error) ? this.#giveBack(file) : undefined,
       );
+    } finally {
+      this.#isolatedBegun.delete(file.fileId);
     }
   }
 
@@ -330,7 +335,7 @@ export class IngestWorker {
    */
   async #giveBack(file: ClaimedFile): Promise<void> {
     this.#pauseForSpace();
-    this.#unreleased.push(file);
+    this.#unreleased.push(this.#claimOf(file));
     await this.#releaseHeld();
   }
 
@@ -367,7 +372,7 @@ export class IngestWorker {
     const room = (await this.#deps.room?.()) ?? true;
     if (room && this.#pausedForSpace && this.#spacePauseMs === 0) {
       this.#pausedForSpace = false;
-      log.info("reading resumes: there is space again");
+      log.info("reading goes on: the disk takes writes again");
     }
     if (!room && !this.#pausedForSpace) {
       this.#pausedForSpace = true;
@@ -390,6 +395,8 @@ export class IngestWorker {
       return;
     }
     this.#inThreads++;
+    // Claimed before without finishing: it may be what stopped the process, so it is read alone.
+    const isolated = file.attempts > 1;
     let reading: Awaited<ReturnType<ReaderPool["read"]>>;
     try {
       reading = await this.#pool.read({
@@ -397,11 +404,13 @@ export class IngestWorker {
         contentType: file.contentType,
         includeSecret: file.includeSecret,
         load: async () => {
+          // Asked as the reading begins: one alone is counted, and committed, first (see beginIsolatedRead).
+          if (isolated) await this.#beginIsolated(file);
           const bytes = await getChunkBytes(db, file.projectId, file.chunkId);
           if (!bytes) throw new Error("the file's bytes are missing");
           return bytes;
         },
-      }, { isolated: file.attempts > 1 }); // claimed before without finishing: it may be what stopped the process
+      }, { isolated });
     } finally {
       this.#inThreads--;
       read();
@@ -422,6 +431,21 @@ export class IngestWorker {
       },
     });
     this.#committed();
+  }
+
+  /** Counts the reading alone the file begins, in a commit of its own (nothing, for a worker that lost the lease). */
+  async #beginIsolated(file: ClaimedFile): Promise<void> {
+    const { holds } = this.#deps;
+    await this.#deps.db.transaction(async (tx) => {
+      if (holds && !(await holds(tx))) return;
+      await beginIsolatedRead(tx, file.fileId, file.chunkId);
+    });
+    this.#isolatedBegun.add(file.fileId);
+  }
+
+  /** A claim to give back: the reading alone it began, if any, is not counted either. */
+  #claimOf(file: ClaimedFile): { fileId: string; chunkId: string; isolatedBegun: boolean } {
+    return { fileId: file.fileId, chunkId: file.chunkId, isolatedBegun: this.#isolatedBegun.has(file.fileId) };
   }
 
   /**

@@ -89,7 +89,7 @@ export async function upsertQueuedFile(q: Queryable, v: FileVersion, now: string
      VALUES (?, ?, ?, ?, ?, ?, ?, 'queued', ?, ?, ?, ?)
      ON CONFLICT (project_id, path) DO UPDATE SET
        content_type = excluded.content_type, file_type = excluded.file_type, file_size = excluded.file_size,
-       chunk_id = excluded.chunk_id, status = 'queued', error = NULL, attempts = 0, origin = excluded.origin,
+       chunk_id = excluded.chunk_id, status = 'queued', error = NULL, attempts = 0, isolated_reads = 0, origin = excluded.origin,
        include_secret = excluded.include_secret, updated_at = excluded.updated_at,
        read_chunk_id = CASE WHEN excluded.include_secret < files.include_secret THEN NULL ELSE files.read_chunk_id END
      RETURNING *`,
@@ -129,7 +129,7 @@ export async function upsertRefusedFile(q: Queryable, v: RefusedVersion, now: st
      VALUES (?, ?, ?, ?, ?, 0, ?, 'failed', ?, ?, 0, ?, ?)
      ON CONFLICT (project_id, path) DO UPDATE SET
        content_type = excluded.content_type, file_type = excluded.file_type, file_size = 0, chunk_id = excluded.chunk_id,
-       status = 'failed', error = excluded.error, attempts = 0, origin = excluded.origin, include_secret = 0,
+       status = 'failed', error = excluded.error, attempts = 0, isolated_reads = 0, origin = excluded.origin, include_secret = 0,
        read_chunk_id = NULL, updated_at = excluded.updated_at
      RETURNING file_id`,
     [newId("fil"), v.projectId, v.path, v.contentType, v.fileType, EMPTY_CHUNK_ID, v.reason, v.origin, now, now],
@@ -160,7 +160,7 @@ export async function listLiveFiles(q: Queryable, projectId: string): Promise<Fi
 /** Points a file at new bytes and queues it; the new version starts with no attempts. */
 export async function requeueFile(q: Queryable, fileId: string, chunkId: string, fileSize: number, now: string): Promise<void> {
   await q.execute(
-    "UPDATE files SET chunk_id = ?, file_size = ?, status = 'queued', error = NULL, attempts = 0, updated_at = ? WHERE file_id = ?",
+    "UPDATE files SET chunk_id = ?, file_size = ?, status = 'queued', error = NULL, attempts = 0, isolated_reads = 0, updated_at = ? WHERE file_id = ?",
     [chunkId, fileSize, now, fileId],
   );
 }
@@ -204,7 +204,7 @@ export async function finishReading(
 ): Promise<boolean> {
   const r = await q.execute(
     `UPDATE files SET status = ?, error = ?, read_chunk_id = CASE WHEN ? = 'ready' THEN chunk_id ELSE read_chunk_id END,
-       reads = reads + 1, attempts = 0, updated_at = ?
+       reads = reads + 1, attempts = 0, isolated_reads = 0, updated_at = ?
      WHERE file_id = ? AND chunk_id = ? AND status = 'reading'`,
     [outcome.status, outcome.status === "failed" ? outcome.error : null, outcome.status, now, fileId, chunkId],
   );
@@ -212,25 +212,62 @@ export async function finishReading(
 }
 
 /**
- * Queues again the files left `reading` by a stopped process, in the caller's
- * transaction. They keep their attempts, so the next claim of each is known
- * as a retry. Returns how many.
+ * Readings begun alone (see `beginIsolatedRead`) a file may lose to a
+ * stopped server before it fails at start: the first reading among others
+ * may have been stopped by any of them, a reading alone only by this file
+ * (or by a kill from outside, which a second one makes unlikely).
  */
-export async function requeueInterrupted(q: Queryable, now: string): Promise<number> {
-  const requeued = await q.execute("UPDATE files SET status = 'queued', updated_at = ? WHERE status = 'reading'", [now]);
-  return requeued.rowsAffected;
+export const MAX_ISOLATED_INTERRUPTIONS = 2;
+
+/** The reason a file interrupted too often is `failed` with. */
+export const INTERRUPTED_TWICE =
+  "the reading was interrupted twice while the file was read alone (the server stopped each time); send the file again to read it again";
+
+/**
+ * Counts a reading alone as it begins, in a transaction of its own that
+ * commits before the reader gets the file: a server killed during the
+ * reading leaves the count behind for its next start.
+ */
+export async function beginIsolatedRead(q: Queryable, fileId: string, chunkId: string): Promise<void> {
+  await q.execute("UPDATE files SET isolated_reads = isolated_reads + 1 WHERE file_id = ? AND chunk_id = ? AND status = 'reading'", [
+    fileId,
+    chunkId,
+  ]);
 }
 
 /**
- * Gives back claims a stopping worker did not finish: the files are queued
- * again and the claim is not counted, as the file did not stop the process.
+ * At start, in the caller's transaction: files left `reading` by a stopped
+ * process after MAX_ISOLATED_INTERRUPTIONS readings alone fail with
+ * INTERRUPTED_TWICE (never queued again); the rest are queued again keeping
+ * their attempts, so the next claim of each is known as a retry. Returns how
+ * many of each.
  */
-export async function releaseClaims(q: Queryable, claims: ReadonlyArray<{ fileId: string; chunkId: string }>, now: string): Promise<void> {
+export async function requeueInterrupted(q: Queryable, now: string): Promise<{ requeued: number; failed: number }> {
+  const failed = await q.execute(
+    `UPDATE files SET status = 'failed', error = ?, reads = reads + 1, attempts = 0, isolated_reads = 0, updated_at = ?
+     WHERE status = 'reading' AND isolated_reads >= ?`,
+    [INTERRUPTED_TWICE, now, MAX_ISOLATED_INTERRUPTIONS],
+  );
+  const requeued = await q.execute("UPDATE files SET status = 'queued', updated_at = ? WHERE status = 'reading'", [now]);
+  return { requeued: requeued.rowsAffected, failed: failed.rowsAffected };
+}
+
+/**
+ * Gives back claims a stopping worker did not finish (or whose commit found
+ * no space): the files are queued again and the claim is not counted, nor
+ * the reading alone it began (`isolatedBegun`), as the file did not stop
+ * the process.
+ */
+export async function releaseClaims(
+  q: Queryable,
+  claims: ReadonlyArray<{ fileId: string; chunkId: string; isolatedBegun?: boolean }>,
+  now: string,
+): Promise<void> {
   for (const c of claims) {
     await q.execute(
-      `UPDATE files SET status = 'queued', attempts = max(attempts - 1, 0), updated_at = ?
+      `UPDATE files SET status = 'queued', attempts = max(attempts - 1, 0), isolated_reads = max(isolated_reads - ?, 0), updated_at = ?
        WHERE file_id = ? AND chunk_id = ? AND status = 'reading'`,
-      [now, c.fileId, c.chunkId],
+      [c.isolatedBegun ? 1 : 0, now, c.fileId, c.chunkId],
     );
   }
 }
