@@ -15,7 +15,6 @@ import { createHash } from "node:crypto";
 import type { Db, Queryable } from "../store/db.js";
 import { normalizeName } from "../entities/normalize-name.js";
 import { newId } from "../ids.js";
-import { log } from "../logger.js";
 import type { SchemaField } from "../vocabulary.js";
 import { readTypingMaterial } from "../store/categories/typing-material.js";
 import { dropPendingProposals, insertProposal, proposalsByFingerprint, refreshPendingProposal } from "../store/categories/category-proposals.js";
@@ -25,7 +24,7 @@ import { dropSchemaProposal, readSchema, readSchemaProposal, rejectedFields, wri
 import type { StoredSchema } from "../store/categories/category-schemas.js";
 import { filledCellsOfCategory, writeFilledCell } from "../store/categories/filled-cells.js";
 import { upsertNamedEntities } from "../store/graph/named-entities.js";
-import type { Instance, StoredCell } from "./instance.js";
+import type { Instance, InstanceSource, StoredCell } from "./instance.js";
 import { readInstances } from "./propose/read-instances.js";
 import { proposeShapes } from "./propose/propose-shapes.js";
 import type { ShapeProposal } from "./propose/propose-shapes.js";
@@ -48,21 +47,29 @@ export interface ReviewSummary {
  * own writes; a file that changes in between is seen by the next pass (one
  * runs after every drained batch).
  */
-export async function reviewTypes(db: Db, projectId: string, now: string): Promise<ReviewSummary> {
-  const material = await readTypingMaterial(db, projectId);
-  return db.transaction((tx) => reviewInTransaction(tx, projectId, now, material));
+export async function reviewTypes(db: Db, projectId: string, now: string, read?: TypingMaterial): Promise<ReviewSummary> {
+  const material = read ?? (await readTypingMaterial(db, projectId));
+  return (await db.transaction((tx) => reviewInTransaction(tx, projectId, now, material)))!;
 }
 
-/** Runs the pass over each project, logging (not throwing) a project's failure. */
-export async function reviewProjects(db: Db, projectIds: Iterable<string>, clock: () => number): Promise<void> {
-  for (const projectId of projectIds) {
-    try {
-      const summary = await reviewTypes(db, projectId, new Date(clock()).toISOString());
-      if (summary.proposed + summary.filed + summary.filled + summary.schemaProposals > 0) log.info("types reviewed", { projectId, ...summary });
-    } catch (err) {
-      log.error("reviewing types failed", { projectId, error: err });
-    }
-  }
+/**
+ * The typing pass over part of a project: `material` holds every ready
+ * file with instances of the `sources` in scope, and only their shapes are
+ * proposed, refreshed or dropped (shapes group within one source, so the
+ * others stand as the whole pass would leave them). Answers undefined,
+ * writing nothing, when the project has a type: a type's members and
+ * filled cells are read from all its shapes, of any source, and follow
+ * its schema, which a person may have edited since the last pass, so the
+ * caller runs the whole pass instead.
+ */
+export async function reviewTypesOf(
+  db: Db,
+  projectId: string,
+  now: string,
+  material: TypingMaterial,
+  sources: ReadonlySet<InstanceSource>,
+): Promise<ReviewSummary | undefined> {
+  return db.transaction((tx) => reviewInTransaction(tx, projectId, now, material, undefined, sources));
 }
 
 /**
@@ -72,30 +79,45 @@ export async function reviewProjects(db: Db, projectIds: Iterable<string>, clock
  */
 export async function refillCategory(db: Db, projectId: string, categoryId: string, now: string): Promise<number> {
   const material = await readTypingMaterial(db, projectId);
-  return db.transaction(async (tx) => (await reviewInTransaction(tx, projectId, now, material, categoryId)).filled);
+  return db.transaction(async (tx) => (await reviewInTransaction(tx, projectId, now, material, categoryId))!.filled);
+}
+
+type TypingMaterial = Awaited<ReturnType<typeof readTypingMaterial>>;
+
+/** The source a proposal's fingerprint was read from (`section:incident` → `section`). */
+function sourceOf(fingerprint: string): string {
+  const colon = fingerprint.indexOf(":");
+  return colon < 0 ? "" : fingerprint.slice(0, colon);
 }
 
 async function reviewInTransaction(
   tx: Queryable,
   projectId: string,
   now: string,
-  material: Awaited<ReturnType<typeof readTypingMaterial>>,
+  material: TypingMaterial,
   refill?: string,
-): Promise<ReviewSummary> {
+  sources?: ReadonlySet<InstanceSource>,
+): Promise<ReviewSummary | undefined> {
   const summary: ReviewSummary = { proposed: 0, refreshed: 0, dropped: 0, filed: 0, filled: 0, schemaProposals: 0 };
-  const instances = readInstances(material.factions, material.cells);
+  const all = readInstances(material.factions, material.cells);
+  const instances = sources ? all.filter((i) => sources.has(i.source)) : all;
   const shapes = proposeShapes(instances);
   const cellsOf = groupCells(material.cells);
   const proposals = await proposalsByFingerprint(tx, projectId);
   const categories = new Map((await readCategories(tx, projectId)).map((c) => [normalizeName(c.name), c.entityId]));
+  const typeOf = (shape: ShapeProposal) => {
+    const proposal = proposals.get(shape.fingerprint);
+    return (proposal?.status === 1 ? proposal.entityId : null) ?? categories.get(normalizeName(shape.name));
+  };
+  // A type's members, filled cells and schema changes follow its schema and every shape of any source: with types, the whole pass.
+  if (sources && categories.size + [...proposals.values()].filter((p) => p.status === 1).length > 0) return undefined;
   const seen = new Set<string>();
   const typed = new Map<string, ShapeProposal[]>();
   for (const shape of shapes) {
     if (seen.has(shape.fingerprint)) continue; // one proposal per fingerprint (proposeShapes keeps them distinct)
     seen.add(shape.fingerprint);
     const proposal = proposals.get(shape.fingerprint);
-    const confirmed = proposal?.status === 1 ? proposal.entityId : null;
-    const categoryId = confirmed ?? categories.get(normalizeName(shape.name));
+    const categoryId = typeOf(shape);
     if (categoryId) {
       typed.set(categoryId, [...(typed.get(categoryId) ?? []), shape]);
       continue;
@@ -111,7 +133,8 @@ async function reviewInTransaction(
     }
   }
   for (const [categoryId, of] of typed) await applyToCategory(tx, projectId, categoryId, of, cellsOf, now, summary, refill === categoryId);
-  const gone = [...proposals.values()].filter((p) => p.status === 0 && !seen.has(p.fingerprint)).map((p) => p.proposalId);
+  const inScope = (fingerprint: string) => !sources || sources.has(sourceOf(fingerprint) as InstanceSource);
+  const gone = [...proposals.values()].filter((p) => p.status === 0 && !seen.has(p.fingerprint) && inScope(p.fingerprint)).map((p) => p.proposalId);
   await dropPendingProposals(tx, gone);
   summary.dropped = gone.length;
   return summary;

@@ -57,11 +57,11 @@ export interface WorkerDeps {
   /** Module whose `readers` export the threads run (the product's registry when absent; tests load their own). */
   readonly readersUrl?: string | URL;
   /**
-   * Runs once the queue has drained, with the projects whose files changed
-   * meanwhile (read, failed or refused), before the worker reports idle:
-   * project-wide passes over what was read (types) see every file settled.
+   * Runs once the queue has drained, with the files settled meanwhile
+   * (read, failed or refused: their ids by project), before the worker
+   * reports idle: passes over what was read (types) see every file settled.
    */
-  readonly afterDrain?: (projectIds: ReadonlySet<string>) => Promise<void>;
+  readonly afterDrain?: (touched: ReadonlyMap<string, ReadonlySet<string>>) => Promise<void>;
   /**
    * Whether this worker may still write (it holds the writer lease), asked
    * inside each claim and each commit of readings: a worker that lost the
@@ -104,8 +104,8 @@ export class IngestWorker {
   #loop: Promise<void> | undefined;
   /** Readings handed to the pool and not yet answered. */
   #inThreads = 0;
-  /** Projects with files settled since the last pass. */
-  #touched = new Set<string>();
+  /** Files settled since the last pass, by project. */
+  #touched = new Map<string, Set<string>>();
   /** When the oldest settle the pass has not seen happened (performance.now()), if any. */
   #touchedSince: number | undefined;
   /** Ends the quiet wait before a pass (someone waits for idle). */
@@ -257,7 +257,7 @@ export class IngestWorker {
   async #afterDrain(): Promise<void> {
     if (!this.#deps.afterDrain || this.#touched.size === 0 || !this.#running) return;
     const projects = this.#touched;
-    this.#touched = new Set();
+    this.#touched = new Map();
     this.#touchedSince = undefined;
     this.#flushAsked = false;
     try {
@@ -287,7 +287,8 @@ export class IngestWorker {
 
   /** Reads one claimed file; a failure marks only that file, a stop gives the claim back. */
   async #readOne(file: ClaimedFile): Promise<void> {
-    this.#touched.add(file.projectId);
+    const files = this.#touched.get(file.projectId) ?? new Set<string>();
+    this.#touched.set(file.projectId, files.add(file.fileId));
     this.#touchedSince ??= performance.now();
     let unread = true;
     const read = () => {

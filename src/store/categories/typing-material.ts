@@ -24,35 +24,67 @@ export interface MaterialCell {
 /** Faction types a type can be read from (code units have their own structure). */
 const TYPED_FACTIONS = ["heading", "list", "text", "config", "table", "row"];
 
+/** Rows of one typed-faction read of the material. */
+interface FactionRow {
+  faction_id: string;
+  file_id: string;
+  path: string;
+  ordinal: number;
+  faction_type: string;
+  inferred_type: string;
+  heading_path: string;
+  text: string;
+}
+
+/** Rows of one cell read of the material. */
+interface CellRow {
+  cell_id: string;
+  faction_id: string;
+  parent_cell_id: string | null;
+  ordinal: number;
+  text: string;
+}
+
+/** File ids per statement when the material of some files is read. */
+const FILES_PER_READ = 400;
+
 /**
- * Everything typing reads in a project: the live factions of the kinds a
- * shape can show in, and their live cells, in file and reading order.
+ * What typing reads in a project: the live factions of the kinds a shape
+ * can show in, and their live cells, in file and reading order — of every
+ * ready file, or of the ready files among `fileIds` (the incremental pass
+ * reads only the files whose shapes a batch could change).
  */
-export async function readTypingMaterial(q: Queryable, projectId: string): Promise<{ factions: MaterialFaction[]; cells: MaterialCell[] }> {
+export async function readTypingMaterial(
+  q: Queryable,
+  projectId: string,
+  fileIds?: readonly string[],
+): Promise<{ factions: MaterialFaction[]; cells: MaterialCell[] }> {
   const kinds = TYPED_FACTIONS.map(() => "?").join(", ");
-  const factions = await q.all<{
-    faction_id: string;
-    file_id: string;
-    path: string;
-    ordinal: number;
-    faction_type: string;
-    inferred_type: string;
-    heading_path: string;
-    text: string;
-  }>(
-    `SELECT f.faction_id, f.file_id, fl.path, f.ordinal, f.faction_type, f.inferred_type, f.heading_path, f.text
-     FROM factions f JOIN files fl ON fl.file_id = f.file_id
-     WHERE f.project_id = ? AND f.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})
-     ORDER BY f.file_id, f.ordinal`,
-    [projectId, ...TYPED_FACTIONS],
-  );
-  const cells = await q.all<{ cell_id: string; faction_id: string; parent_cell_id: string | null; ordinal: number; text: string }>(
-    `SELECT c.cell_id, c.faction_id, c.parent_cell_id, c.ordinal, c.text
-     FROM cells c JOIN factions f ON f.faction_id = c.faction_id JOIN files fl ON fl.file_id = f.file_id
-     WHERE f.project_id = ? AND f.retired_at IS NULL AND c.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})
-     ORDER BY c.faction_id, c.ordinal`,
-    [projectId, ...TYPED_FACTIONS],
-  );
+  const factions: FactionRow[] = [];
+  const cells: CellRow[] = [];
+  const lists = fileIds === undefined ? [undefined] : chunks(fileIds, FILES_PER_READ);
+  for (const list of lists) {
+    const only = list === undefined ? "" : ` AND f.file_id IN (${list.map(() => "?").join(", ")})`;
+    const args = [projectId, ...TYPED_FACTIONS, ...(list ?? [])];
+    factions.push(
+      ...(await q.all<FactionRow>(
+        `SELECT f.faction_id, f.file_id, fl.path, f.ordinal, f.faction_type, f.inferred_type, f.heading_path, f.text
+         FROM factions f JOIN files fl ON fl.file_id = f.file_id
+         WHERE f.project_id = ? AND f.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})${only}
+         ORDER BY f.file_id, f.ordinal`,
+        args,
+      )),
+    );
+    cells.push(
+      ...(await q.all<CellRow>(
+        `SELECT c.cell_id, c.faction_id, c.parent_cell_id, c.ordinal, c.text
+         FROM cells c JOIN factions f ON f.faction_id = c.faction_id JOIN files fl ON fl.file_id = f.file_id
+         WHERE f.project_id = ? AND f.retired_at IS NULL AND c.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})${only}
+         ORDER BY c.faction_id, c.ordinal`,
+        args,
+      )),
+    );
+  }
   return {
     factions: factions.map((f) => ({
       factionId: f.faction_id,
@@ -66,6 +98,18 @@ export async function readTypingMaterial(q: Queryable, projectId: string): Promi
     })),
     cells: cells.map((c) => ({ cellId: c.cell_id, factionId: c.faction_id, parentCellId: c.parent_cell_id, ordinal: Number(c.ordinal), text: c.text })),
   };
+}
+
+/** The ids of a project's ready files (no content): what the incremental pass compares its index with. */
+export async function readyFileIds(q: Queryable, projectId: string): Promise<string[]> {
+  const rows = await q.all<{ file_id: string }>("SELECT file_id FROM files WHERE project_id = ? AND status = 'ready'", [projectId]);
+  return rows.map((r) => r.file_id);
+}
+
+function chunks<T>(list: readonly T[], size: number): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
 }
 
 /** The file ids of factions. */
