@@ -31,7 +31,7 @@ const NOT_DOMAINS = "^src/(core|store|transports|cli|access|console)/";
 const ANY_TOP_LEVEL_FOLDER = "^src/[^/]+/";
 
 /** Root leaf modules a transport may use. */
-const TRANSPORT_LEAVES = "^src/(errors|config|logger|version|prompts|ids)\\.ts$";
+const TRANSPORT_LEAVES = "^src/(errors|config|logger|version|prompts|ids|lookup)\\.ts$";
 
 /** Every root module of src except the two that wire everything. */
 const ROOT_LEAVES = "^src/(?!(app|main)\\.ts$)[^/]+\\.ts$";
@@ -62,7 +62,7 @@ module.exports = {
       severity: "error",
       comment:
         "Transports are thin wire code: they turn a request into (principal, action, input, project) and call core. " +
-        "They may use core, access, the errors/config/logger/version/prompts/ids leaves and each other - never a domain, the store or tools/.",
+        "They may use core, access, the errors/config/logger/version/prompts/ids/lookup leaves and each other - never a domain, the store or tools/.",
       from: { path: "^src/transports/" },
       to: {
         dependencyTypesNot: PACKAGES_AND_BUILTINS,

@@ -6,6 +6,7 @@
  * `use crate::units`). Keys are lower-cased: matching ignores case.
  */
 import { posix } from "node:path";
+import { lookupTable } from "../lookup.js";
 
 /**
  * How an import finds its file: `exact` (a full key), `suffix` (any file
@@ -28,13 +29,13 @@ export interface FileKey {
 
 const CODE_EXTENSION = /\.(d\.ts|[cm]?[jt]sx?|py|pyi|rb|rs|go|java|php|cs|sh|bash)$/i;
 /** Files that stand for their folder, per language. */
-const INDEX_NAMES: Record<string, readonly string[]> = {
+const INDEX_NAMES = lookupTable<readonly string[]>({
   typescript: ["index"],
   tsx: ["index"],
   javascript: ["index"],
   python: ["__init__"],
   rust: ["mod"],
-};
+});
 const ES_LANGUAGES = new Set(["typescript", "tsx", "javascript"]);
 const EXTERNAL: ImportKey = { key: null, mode: "external" };
 const UNKNOWN: ImportKey = { key: null, mode: "unknown" };

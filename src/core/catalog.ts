@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { AnyAction } from "./action.js";
+import { lookupTable } from "../lookup.js";
 
 /** Public description of an action, as listed by `GET /v1/api/actions` and MCP `tools/list`. */
 export interface ActionDescription {
@@ -80,7 +81,7 @@ export function jsonSchemaOf(schema: z.ZodType, io: "input" | "output"): Record<
 }
 
 /** Keywords that apply to one JSON type only: they go to that type's branch when a type list is split. */
-const KEYWORD_TYPE: Record<string, string> = {
+const KEYWORD_TYPE = lookupTable<string>({
   minLength: "string",
   maxLength: "string",
   pattern: "string",
@@ -101,7 +102,7 @@ const KEYWORD_TYPE: Record<string, string> = {
   propertyNames: "object",
   minProperties: "object",
   maxProperties: "object",
-};
+});
 /** Keywords that only annotate: a schema with nothing else accepts any value. */
 const ANNOTATIONS = new Set(["description", "title", "default", "examples", "deprecated", "readOnly", "writeOnly"]);
 const ANY_JSON = ["object", "array", "string", "number", "boolean", "null"].map((type) => ({ type }));

@@ -8,6 +8,7 @@ import type { EntityMention } from "./entity-mention.js";
 import { isCamelCase, isFileOrHost, isPascalCase, isSnakeCase, isUrl } from "./name-shape.js";
 import { isKnownWord } from "./word-tags.js";
 import { CODE_GLOBALS, CODE_SUFFIXES, STOPWORDS } from "./word-lists.js";
+import { lookupTable } from "../lookup.js";
 
 const IDENTIFIER = "[A-Za-z_$][A-Za-z0-9_$]*";
 const CHAIN = new RegExp(`^${IDENTIFIER}(?:(?:\\.|#|::)${IDENTIFIER})*$`);
@@ -100,7 +101,7 @@ export function codeWordMention(core: string): EntityMention | undefined {
   return undefined;
 }
 
-const HTML_ESCAPES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&#39;": "'" };
+const HTML_ESCAPES = lookupTable<string>({ "&lt;": "<", "&gt;": ">", "&amp;": "&", "&quot;": '"', "&#39;": "'" });
 
 /** The contents of every code span in a span's raw text: Markdown backticks and HTML `<code>` elements. */
 export function codeSpans(text: string): string[] {

@@ -6,12 +6,13 @@
  * ends up at that IPv4 address.
  */
 import ipaddr from "ipaddr.js";
+import { lookupTable } from "../lookup.js";
 
 /** What an address is, for a fetch: public (may be fetched) or why not. */
 export type AddressVerdict = { public: true } | { public: false; reason: string };
 
 /** How each special range reads in a refusal (`127.0.0.1 is a loopback address`). */
-const RANGE_WORDS: Record<string, string> = {
+const RANGE_WORDS = lookupTable<string>({
   unspecified: "an unspecified address",
   broadcast: "the broadcast address",
   multicast: "a multicast address",
@@ -31,7 +32,7 @@ const RANGE_WORDS: Record<string, string> = {
   droneRemoteIdProtocolEntityTags: "a drone remote ID address",
   segmentRouting: "a segment-routing address",
   as112v6: "an AS112 address",
-};
+});
 
 /** The cloud instance-metadata address, named in its refusal because it is the classic target. */
 const METADATA = "169.254.169.254";

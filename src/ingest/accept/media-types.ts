@@ -1,5 +1,6 @@
 import { splitPath } from "../../graph/file-resource.js";
 import { decodeCleanText } from "../../text/decode-text.js";
+import { lookupTable } from "../../lookup.js";
 
 /** File families (DECISIONS.md). */
 export type FileType = "code" | "document" | "data" | "config" | "pdf" | "media" | "binary";
@@ -17,7 +18,7 @@ const media = (contentType: string): Family => ({ type: "media", contentType });
 const binary = (contentType: string): Family => ({ type: "binary", contentType });
 
 /** Extension → family and media type. */
-const BY_EXTENSION: Record<string, Family> = {
+const BY_EXTENSION = lookupTable<Family>({
   ts: code("text/x-typescript"), mts: code("text/x-typescript"), cts: code("text/x-typescript"),
   tsx: code("text/x-tsx"), js: code("text/javascript"), mjs: code("text/javascript"), cjs: code("text/javascript"),
   jsx: code("text/jsx"), py: code("text/x-python"), pyi: code("text/x-python"), go: code("text/x-go"),
@@ -48,13 +49,13 @@ const BY_EXTENSION: Record<string, Family> = {
   exe: binary("application/octet-stream"), dll: binary("application/octet-stream"), so: binary("application/octet-stream"),
   bin: binary("application/octet-stream"), woff: binary("font/woff"), woff2: binary("font/woff2"), ttf: binary("font/ttf"),
   db: binary("application/octet-stream"), sqlite: binary("application/vnd.sqlite3"),
-};
+});
 
 /** Well-known names with no telling extension. */
-const BY_NAME: Record<string, Family> = {
+const BY_NAME = lookupTable<Family>({
   dockerfile: code("text/x-dockerfile"), makefile: code("text/x-makefile"), license: doc("text/plain"),
   readme: doc("text/plain"), changelog: doc("text/plain"),
-};
+});
 
 /** The media type a path defaults to when the caller gives none. */
 export function defaultContentType(path: string): string {

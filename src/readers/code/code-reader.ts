@@ -13,9 +13,10 @@ import { codeNestsWithin } from "./code-nesting.js";
 import { codeUnits } from "./code-units.js";
 import { decodeText, isReadableText } from "../../text/decode-text.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
+import { lookupTable } from "../../lookup.js";
 
 /** Media type of each language's factions (DECISIONS.md: `inferredType` is a media type). */
-const MEDIA_TYPES: Record<string, string> = {
+const MEDIA_TYPES = lookupTable<string>({
   typescript: "text/x-typescript",
   tsx: "text/x-tsx",
   javascript: "text/javascript",
@@ -36,7 +37,7 @@ const MEDIA_TYPES: Record<string, string> = {
   elixir: "text/x-elixir",
   lua: "text/x-lua",
   zig: "text/x-zig",
-};
+});
 
 function emptyReading(language: string, problem: string): ReadOutput {
   const code: CodeFacts = { language, declarations: [], references: [], imports: [], problems: [problem] };

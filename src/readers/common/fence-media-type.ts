@@ -1,9 +1,11 @@
+import { lookupTable } from "../../lookup.js";
+
 /**
  * Media type of a fenced code block, from the language named after its
  * opening fence.
  */
 
-const BY_LANGUAGE: Record<string, string> = {
+const BY_LANGUAGE = lookupTable<string>({
   ts: "text/x-typescript",
   typescript: "text/x-typescript",
   tsx: "text/x-typescript",
@@ -47,7 +49,7 @@ const BY_LANGUAGE: Record<string, string> = {
   text: "text/plain",
   txt: "text/plain",
   plaintext: "text/plain",
-};
+});
 
 /**
  * `text/plain` without a language; a known language's media type; otherwise

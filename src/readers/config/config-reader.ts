@@ -19,6 +19,7 @@ import { baseNameOf, extensionOf, mediaTypeOf } from "../common/file-kind.js";
 import { LineIndex } from "../common/line-index.js";
 import type { Reader, ReaderInput, ReadOutput } from "../reader.js";
 import { readableText } from "../common/refusals.js";
+import { lookupTable } from "../../lookup.js";
 
 /** Files of at most this many lines are read as one faction per document. */
 export const SMALL_CONFIG_LINES = 30;
@@ -27,18 +28,18 @@ export const MAX_CONFIG_FACTIONS = 5_000;
 /** Leaves after this many cells (over the whole file) are not read. */
 export const MAX_CONFIG_CELLS = 5_000;
 
-const BY_EXTENSION: Record<string, ConfigFormat> = {
+const BY_EXTENSION = lookupTable<ConfigFormat>({
   ".json": "json", ".jsonc": "json", ".webmanifest": "json", ".jsonld": "json",
   ".yaml": "yaml", ".yml": "yaml", ".toml": "toml",
-};
-const BY_NAME: Record<string, ConfigFormat> = {
+});
+const BY_NAME = lookupTable<ConfigFormat>({
   ".babelrc": "json", ".eslintrc": "json", "cargo.lock": "toml", "poetry.lock": "toml", "uv.lock": "toml",
   "pipfile": "toml", "composer.lock": "json", "pipfile.lock": "json", "flake.lock": "json",
-};
-const BY_MEDIA_TYPE: Record<string, ConfigFormat> = {
+});
+const BY_MEDIA_TYPE = lookupTable<ConfigFormat>({
   "application/json": "json", "text/json": "json", "application/yaml": "yaml", "application/x-yaml": "yaml",
   "text/yaml": "yaml", "text/x-yaml": "yaml", "application/toml": "toml",
-};
+});
 const MEDIA_TYPE: Record<ConfigFormat, string> = { json: "application/json", yaml: "application/yaml", toml: "application/toml" };
 const LOCKFILES = new Set([
   "package-lock.json", "npm-shrinkwrap.json", "pnpm-lock.yaml", "composer.lock", "cargo.lock", "poetry.lock",

@@ -3,15 +3,16 @@
  * kept (link text, inline code, image alt text).
  */
 import type { Nodes } from "mdast";
+import { lookupTable } from "../../lookup.js";
 
-const ENTITIES: Record<string, string> = {
+const ENTITIES = lookupTable<string>({
   amp: "&",
   lt: "<",
   gt: ">",
   quot: '"',
   apos: "'",
   nbsp: " ",
-};
+});
 
 function decodeEntities(text: string): string {
   return text.replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (whole, name: string) => {

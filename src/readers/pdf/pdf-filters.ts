@@ -6,6 +6,7 @@
  * CCITT) are not decoded: text extraction never decodes them.
  */
 import { createInflate } from "node:zlib";
+import { lookupTable } from "../../lookup.js";
 
 /** A decoded stream: its bytes (up to the cap), and whether it would have gone past the cap. */
 export interface Decoded {
@@ -168,10 +169,10 @@ function ascii85(data: Uint8Array, cap: number): Decoded {
 }
 
 /** Filter names (full and abbreviated, as inline images write them) this module decodes. */
-const FILTERS: Record<string, string> = {
+const FILTERS = lookupTable<string>({
   FlateDecode: "flate", Fl: "flate", LZWDecode: "lzw", LZW: "lzw", RunLengthDecode: "rl", RL: "rl",
   ASCIIHexDecode: "hex", AHx: "hex", ASCII85Decode: "a85", A85: "a85",
-};
+});
 
 /**
  * `data` decoded by the filter `name` within `cap` bytes, or undefined for

@@ -9,9 +9,10 @@
  */
 import { identifierParts } from "../query-terms.js";
 import { STOP_WORDS } from "../../text/stop-words.js";
+import { lookupTable } from "../../lookup.js";
 
 /** Words that name the same bound: "at most 25 MB" answers `maxUploadSize`. */
-const SAME_AS: Record<string, string> = {
+const SAME_AS = lookupTable<string>({
   maximum: "max",
   most: "max",
   largest: "max",
@@ -23,7 +24,7 @@ const SAME_AS: Record<string, string> = {
   smallest: "min",
   lowest: "min",
   fewest: "min",
-};
+});
 
 /**
  * A light English stem: plural and verb endings off (`keys` → key,

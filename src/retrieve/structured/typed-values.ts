@@ -1,3 +1,5 @@
+import { lookupTable } from "../../lookup.js";
+
 /**
  * Typed values found in a clause of prose, each with where it stands (so the
  * filler can take the one nearest the words that name the field): numbers
@@ -25,7 +27,7 @@ export interface NumberFound extends Found<number> {
   words?: boolean;
 }
 
-const TIME: Record<string, number> = {
+const TIME = lookupTable<number>({
   ms: 0.001, millisecond: 0.001, milliseconds: 0.001, millis: 0.001,
   s: 1, sec: 1, secs: 1, second: 1, seconds: 1,
   min: 60, mins: 60, minute: 60, minutes: 60,
@@ -34,14 +36,14 @@ const TIME: Record<string, number> = {
   week: 604_800, weeks: 604_800,
   month: 2_592_000, months: 2_592_000,
   year: 31_536_000, years: 31_536_000,
-};
-const SIZE: Record<string, number> = {
+});
+const SIZE = lookupTable<number>({
   b: 1, byte: 1, bytes: 1,
   kb: 1024, kib: 1024, kilobyte: 1024, kilobytes: 1024,
   mb: 1024 ** 2, mib: 1024 ** 2, megabyte: 1024 ** 2, megabytes: 1024 ** 2,
   gb: 1024 ** 3, gib: 1024 ** 3, gigabyte: 1024 ** 3, gigabytes: 1024 ** 3,
   tb: 1024 ** 4, tib: 1024 ** 4, terabyte: 1024 ** 4, terabytes: 1024 ** 4,
-};
+});
 
 /** The unit a word names, if any (`minutes`, `MB`, `%`). */
 export function unitOf(word: string): Unit | undefined {
@@ -65,12 +67,12 @@ export function fieldUnit(nameParts: readonly string[], description: string): Un
   return distinct.size === 1 ? [...distinct.values()][0] : undefined;
 }
 
-const SMALL: Record<string, number> = {
+const SMALL = lookupTable<number>({
   zero: 0, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10,
   eleven: 11, twelve: 12, thirteen: 13, fourteen: 14, fifteen: 15, sixteen: 16, seventeen: 17, eighteen: 18, nineteen: 19,
   twenty: 20, thirty: 30, forty: 40, fifty: 50, sixty: 60, seventy: 70, eighty: 80, ninety: 90,
-};
-const SCALE: Record<string, number> = { hundred: 100, thousand: 1000, million: 1_000_000, billion: 1_000_000_000 };
+});
+const SCALE = lookupTable<number>({ hundred: 100, thousand: 1000, million: 1_000_000, billion: 1_000_000_000 });
 
 /** Spans of the clause that hold names, versions, dates and times: no number is read inside them. */
 function maskedSpans(text: string): Array<[number, number]> {
@@ -195,7 +197,7 @@ export function timesIn(text: string): Array<Found<string>> {
   return out;
 }
 
-const ISO_UNIT: Record<string, [string, boolean]> = {
+const ISO_UNIT = lookupTable<[string, boolean]>({
   "31536000": ["Y", false],
   "2592000": ["M", false],
   "604800": ["W", false],
@@ -203,7 +205,7 @@ const ISO_UNIT: Record<string, [string, boolean]> = {
   "3600": ["H", true],
   "60": ["M", true],
   "1": ["S", true],
-};
+});
 
 /** A number with a unit of time as an ISO 8601 duration (`ten minutes` → `PT10M`, `90 days` → `P90D`). */
 export function isoDuration(n: NumberFound): string | undefined {

@@ -6,6 +6,7 @@ import { fromAppError, handleRequest, invalidParams } from "./protocol-error.js"
 import type { RawParams } from "./protocol-error.js";
 import { runEndpoint, runPage, sessionProject } from "./rest-read.js";
 import { projectWatch } from "./watch.js";
+import { lookupTable } from "../../lookup.js";
 
 /** What a resource URI names: a kind of thing in a project, and its id (none for the project's ingest lease). */
 export interface ResourceRef {
@@ -14,13 +15,13 @@ export interface ResourceRef {
   id: string;
 }
 
-const COLLECTIONS: Record<string, ResourceRef["kind"]> = {
+const COLLECTIONS = lookupTable<ResourceRef["kind"]>({
   files: "file",
   cells: "cell",
   entities: "entity",
   artifacts: "artifact",
   types: "type",
-};
+});
 
 /** Files per `resources/list` page. */
 const LIST_PAGE = 100;
