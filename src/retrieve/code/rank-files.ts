@@ -5,6 +5,7 @@ import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
 import { filePostings, searchFiles } from "../../store/search/lexical-search.js";
 import { searchSymbols } from "../../store/search/symbol-search.js";
 import { identifierParts, ftsAnyOf, queryTerms } from "../query-terms.js";
+import { STOP_WORDS } from "../../text/stop-words.js";
 import { taskTerms } from "./task-terms.js";
 import { isPeripheralPath, isTestPath } from "./test-paths.js";
 
@@ -85,13 +86,29 @@ export function isSymbolQuery(query: string): boolean {
   return SYMBOL_QUERY.test(query);
 }
 
+const CAPITALISED = /^\p{Lu}[\p{L}\p{N}_$]*\p{Ll}/u;
+
 /** Names the question asks for by name: a symbol query's parts, code-shaped words, capitalised words past the first. */
 export function askedNames(query: string): string[] {
   if (isSymbolQuery(query)) return query.trim().split(/::|\.|#|\\|\//).filter(Boolean);
   const { identifiers } = taskTerms(query);
   const words = query.split(/[^\p{L}\p{N}_$]+/u).filter(Boolean);
-  const capitalised = words.slice(1).filter((w) => /^\p{Lu}[\p{L}\p{N}_$]*\p{Ll}/u.test(w) && w.length > 2);
+  const capitalised = words.slice(1).filter((w) => CAPITALISED.test(w) && w.length > 2);
   return [...new Set([...identifiers, ...capitalised])];
+}
+
+/**
+ * The question's first word when it may name a declaration: capitalised,
+ * longer than two letters, no stop word (`Column definition and column
+ * types`, `Codec combining Encoder and Decoder`, `Transaction block and
+ * database session management`). Grammar capitalises a sentence's first
+ * word too (`Handle`, `Parse`), so it counts as a name only where a
+ * declaration is spelled exactly so.
+ */
+export function leadingName(query: string): string | undefined {
+  if (isSymbolQuery(query)) return undefined;
+  const first = query.trim().split(/[^\p{L}\p{N}_$]+/u)[0] ?? "";
+  return CAPITALISED.test(first) && first.length > 2 && !STOP_WORDS.has(first.toLowerCase()) ? first : undefined;
 }
 
 /** Words of a question past which it reads as a task (an issue, a commit message) rather than a search. */
@@ -212,14 +229,18 @@ export async function rankFiles(
   exclude: ReadonlySet<string> = new Set(),
 ): Promise<RankedCodeFile[]> {
   const terms = searchTerms(query);
-  const asked = askedNames(query);
-  if (terms.length === 0 && asked.length === 0) return [];
+  const names = askedNames(query);
+  const leading = leadingName(query);
+  const sought = leading && !names.includes(leading) ? [...names, leading] : names;
+  if (terms.length === 0 && sought.length === 0) return [];
   const match = ftsAnyOf(terms);
   const [fileHits, declHits, named] = await Promise.all([
     terms.length > 0 ? searchFiles(q, projectIds, match, FILE_POOL) : Promise.resolve([]),
     terms.length > 0 ? searchSymbols(q, projectIds, match, DECLARATION_POOL) : Promise.resolve([]),
-    asked.length > 0 ? declarationsNamed(q, projectIds, spellings(asked)) : Promise.resolve([]),
+    sought.length > 0 ? declarationsNamed(q, projectIds, spellings(sought)) : Promise.resolve([]),
   ]);
+  // The first word is a name only where a declaration is spelled exactly so.
+  const asked = sought.length > names.length && !named.some((d) => d.name === leading) ? names : sought;
   const text = scaled(new Map(fileHits.map((h) => [h.fileId, h.score])));
   const decl = saturated(declHits);
   const defines = definitions(named, asked);
