@@ -64,3 +64,24 @@ describe("file ranking: a question's first word as a name", () => {
     expect(await scores("Handle ledger rows posted")).toEqual(await scores("handle ledger rows posted"));
   });
 });
+
+describe("file ranking: names meet questions across inflections", () => {
+  let w: TestWorld;
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    const body = (name: string) => `/** A value is resolved here. */\nexport function ${name}(input: string): string {\n  return input.trim();\n}\n`;
+    await ingest(w, [fileEntry("src/http/resolveValue.ts", body("handle")), fileEntry("src/http/readValue.ts", body("handle"))]);
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it("a file named for the stem of a question's word ranks first (`resolveValue` for 'value resolved')", async () => {
+    const ranked = await rankFiles(w.app.db, [w.projectId], "how is a value resolved");
+    expect(ranked[0]?.path).toBe("src/http/resolveValue.ts");
+    // The name's own word `resolve` meets `resolved` (without stems the two scored within 5 %).
+    expect(ranked[0]!.score).toBeGreaterThan(1.2 * ranked[1]!.score);
+  });
+});

@@ -5,6 +5,7 @@ import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
 import { filePostings, searchFiles } from "../../store/search/lexical-search.js";
 import { searchSymbols } from "../../store/search/symbol-search.js";
 import { identifierParts, ftsAnyOf, queryTerms } from "../query-terms.js";
+import { stemmer } from "stemmer";
 import { STOP_WORDS } from "../../text/stop-words.js";
 import { taskTerms } from "./task-terms.js";
 import { isPeripheralPath, isTestPath } from "./test-paths.js";
@@ -131,14 +132,22 @@ function spellings(names: readonly string[]): string[] {
 const normal = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, "");
 /** A word without a plural `s` (blueprints → blueprint), so names and questions meet. */
 const singular = (w: string) => (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") ? w.slice(0, -1) : w);
+/**
+ * A word's Porter stem, so a name and a question meet across inflections
+ * (`resolveResponse` for "requests are resolved", `formatter` for "error
+ * formatting", `serialize` for "serialization"), as the full-text index's
+ * own porter tokenizer already meets them in file texts. The `stemmer`
+ * package: the algorithm as published, small, no dependencies.
+ */
+const stemOf = (w: string) => stemmer(w);
 
-function pathWords(path: string): { stem: Set<string>; stemWhole: string; folders: Set<string> } {
+function pathWords(path: string): { stem: Set<string>; stemWhole: string; wholeStem: string; folders: Set<string> } {
   const parts = path.split("/");
   const file = parts.at(-1) ?? "";
   const stemName = file.replace(/(\.[^.]+)+$/, "") || file;
-  const stem = new Set([...identifierParts(stemName), normal(stemName)].map(singular));
-  const folders = new Set(parts.slice(Math.max(0, parts.length - 3), -1).flatMap((p) => [...identifierParts(p), normal(p)]).map(singular));
-  return { stem, stemWhole: singular(normal(stemName)), folders };
+  const stem = new Set([...identifierParts(stemName), normal(stemName)].map(stemOf));
+  const folders = new Set(parts.slice(Math.max(0, parts.length - 3), -1).flatMap((p) => [...identifierParts(p), normal(p)]).map(stemOf));
+  return { stem, stemWhole: singular(normal(stemName)), wholeStem: stemOf(normal(stemName)), folders };
 }
 
 function pathPrior(path: string, w: FileRankWeights): number {
@@ -197,7 +206,7 @@ async function rarities(q: Queryable, projectIds: readonly string[], terms: read
 function nameShare(words: ReadonlySet<string>, rarity: readonly Rarity[]): number {
   // Names are few words: a word common in file texts is still telling in a file's name, so every term counts 1 beyond its IDF.
   const total = rarity.reduce((s, r) => s + 1 + r.idf, 0) || 1;
-  return rarity.reduce((s, r) => s + (words.has(singular(r.term)) ? 1 + r.idf : 0), 0) / total;
+  return rarity.reduce((s, r) => s + (words.has(stemOf(r.term)) ? 1 + r.idf : 0), 0) / total;
 }
 
 /**
@@ -210,8 +219,8 @@ function stemShare(words: ReturnType<typeof pathWords>, rarity: readonly Rarity[
   const held = nameShare(words.stem, rarity);
   if (held === 0) return 0;
   // One-letter parts (the `t` of `t_set.c`) say nothing either way.
-  const parts = [...words.stem].filter((w) => w !== words.stemWhole && w.length > 1);
-  const own = parts.length === 0 ? 1 : parts.filter((p) => rarity.some((r) => singular(r.term) === p)).length / parts.length;
+  const parts = [...words.stem].filter((w) => w !== words.wholeStem && w.length > 1);
+  const own = parts.length === 0 ? 1 : parts.filter((p) => rarity.some((r) => stemOf(r.term) === p)).length / parts.length;
   return held * (0.5 + 0.5 * own);
 }
 
@@ -255,7 +264,7 @@ export async function rankFiles(
     if (path === undefined) continue;
     const words = pathWords(path);
     const stem = askedWhole.has(words.stemWhole) ? 1 : stemShare(words, rarity);
-    const coverage = rarity.length === 0 ? 1 : rarity.reduce((s, r) => s + (r.holders.has(fileId) || words.stem.has(singular(r.term)) ? r.idf : 0), 0) / total;
+    const coverage = rarity.length === 0 ? 1 : rarity.reduce((s, r) => s + (r.holders.has(fileId) || words.stem.has(stemOf(r.term)) ? r.idf : 0), 0) / total;
     const evidence =
       w.text * (text.get(fileId) ?? 0) + w.declarations * (decl.get(fileId) ?? 0) + w.stem * stem + w.folder * nameShare(words.folders, rarity) +
       definesWeight * (defines.get(fileId) ?? 0);
