@@ -316,6 +316,18 @@ async function idleQueries(s: Served, rounds: number): Promise<Record<string, Sp
   return { memory_query: spread(memory), code_context_pack: spread(pack), code_references: spread(refs) };
 }
 
+/** The database's free pages, in bytes (space a VACUUM would give back). */
+function freeBytes(dbPath: string): number {
+  const db = new Database(dbPath);
+  try {
+    const free = db.prepare("PRAGMA freelist_count").get() as { freelist_count: number };
+    const page = db.prepare("PRAGMA page_size").get() as { page_size: number };
+    return Number(free.freelist_count) * Number(page.page_size);
+  } finally {
+    db.close();
+  }
+}
+
 /** Where the database's bytes go: the largest tables and indexes (dbstat). */
 function bytesByObject(dbPath: string): Array<{ name: string; mb: number }> {
   const db = new Database(dbPath);
@@ -339,6 +351,9 @@ interface TreeResult {
   summary: string;
   peakRssMb: number;
   dbBytes: number;
+  /** Of dbBytes: the WAL left beside the database, and the database's free pages. */
+  walBytes: number;
+  freeBytes: number;
   cheapDuring: Spread;
   cheapAfter: Spread;
   idle: Record<string, Spread>;
@@ -362,9 +377,10 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
     const after = await probe(s, sleep(flags.afterS * 1000));
     const idle = await idleQueries(s, flags.rounds);
     const peakRssMb = procMemory(s.child.pid!, "VmHWM") / 1048576;
-    const dbBytes = fileBytes(dbPath) + fileBytes(`${dbPath}-wal`);
+    const walBytes = fileBytes(`${dbPath}-wal`);
+    const dbBytes = fileBytes(dbPath) + walBytes;
     await stop(s);
-    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, summary, peakRssMb, dbBytes, cheapDuring: spread(during, true), cheapAfter: spread(after, true), idle, bytesByObject: bytesByObject(dbPath) };
+    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, summary, peakRssMb, dbBytes, walBytes, freeBytes: freeBytes(dbPath), cheapDuring: spread(during, true), cheapAfter: spread(after, true), idle, bytesByObject: bytesByObject(dbPath) };
     return result;
   } finally {
     if (s.child.exitCode === null) s.child.kill("SIGKILL");
@@ -392,7 +408,7 @@ function report(r: TreeResult, base: TreeResult | undefined): string {
     `  files ${r.measured.files}, lines ${r.measured.lines.toLocaleString("en")}, text ${(r.measured.textBytes / 1048576).toFixed(1)} MB`,
     `  ctags -R ${f0(r.ctagsMs)} ms; pks cold ingest ${f1(r.ingestMs / 1000)} s = ${f1(r.ingestMs / r.ctagsMs)}× ctags (${r.summary})`,
     `  cost per line ${perLineUs.toFixed(1)} µs${basePerLine ? ` = ${(perLineUs / basePerLine).toFixed(2)}× the ${base!.size} tree's` : ""}`,
-    `  peak RSS ${f0(r.peakRssMb)} MB; database ${(r.dbBytes / 1048576).toFixed(1)} MB = ${(r.dbBytes / r.measured.textBytes).toFixed(2)}× text`,
+    `  peak RSS ${f0(r.peakRssMb)} MB; database ${(r.dbBytes / 1048576).toFixed(1)} MB = ${(r.dbBytes / r.measured.textBytes).toFixed(2)}× text (of it WAL ${(r.walBytes / 1048576).toFixed(1)} MB, free pages ${(r.freeBytes / 1048576).toFixed(1)} MB)`,
     `  cheap read during ingest ${q(r.cheapDuring)}; ${"after"} ${q(r.cheapAfter)}`,
     ...Object.entries(r.idle).map(([name, x]) => `  idle ${name} ${q(x)}`),
     `  bytes: ${r.bytesByObject.map((o) => `${o.name} ${o.mb}`).join(", ")} (MB)`,
