@@ -69,6 +69,7 @@ interface Prepared {
 export function openLocalClient(path: string): SqlClient {
   const db = new Database(path);
   const cache = new Map<string, Prepared>();
+  let closed = false;
 
   const prepare = (sql: string): Prepared => {
     const hit = cache.get(sql);
@@ -124,6 +125,9 @@ export function openLocalClient(path: string): SqlClient {
       };
     },
     close: () => {
+      // The binding aborts the process on any use of a closed connection (inTransaction included).
+      if (closed) return;
+      closed = true;
       cache.clear();
       // The WAL is copied in and truncated first: SQLite removes it only when the
       // last connection of every process closes, and a connection left to process
