@@ -16,6 +16,11 @@ import { defineConfig } from "vitest/config";
  * environment changes undone), and pass with files shuffled
  * (`--sequence.shuffle.files`). Integration and soak files, which start
  * servers and child processes, keep a process each.
+ *
+ * Two test files run at a time whatever the core count (vitest's default
+ * is one fewer than the cores: one at a time on a 2-core machine). Most
+ * integration and soak files spend their time waiting on a spawned server,
+ * a child reader or a poll, so a second file fills that wait.
  */
 export default defineConfig({
   test: {
@@ -23,6 +28,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: "forks",
+    maxWorkers: 2,
     env: { PKS_LOG: "silent" },
     projects: [
       {
