@@ -214,7 +214,7 @@ function context(db: Db, principal: Principal, scope: Scope | undefined, tools: 
  * errors that follow from it.
  */
 function validate(schema: z.ZodType, raw: unknown): unknown {
-  refuseProtoKeys(raw);
+  refuseUnsafeShapes(raw);
   const parsed = schema.safeParse(raw ?? {});
   if (parsed.success) return parsed.data;
   const { issues } = parsed.error;
@@ -226,20 +226,29 @@ function validate(schema: z.ZodType, raw: unknown): unknown {
   throw new AppError("invalid_input", { message: `invalid input: ${where}${issue?.message ?? "does not match"}` });
 }
 
+/** Deepest nesting an input may have: far past any schema's own, and far short of what exhausts the stack when a handler serialises it. */
+export const INPUT_DEPTH_MAX = 100;
+
 /**
- * Refuses an own `__proto__` key anywhere in the raw input (JSON.parse
- * makes one from `{"__proto__": …}`). Parsing into objects drops it without
- * a word, so a record or a schema would lose a value its sender thinks is
- * stored; a clear 400 says so instead.
+ * Walks the raw input once, without recursion, and refuses:
+ *
+ * - an own `__proto__` key anywhere (JSON.parse makes one from
+ *   `{"__proto__": …}`). Parsing into objects drops it without a word, so a
+ *   record or a schema would lose a value its sender thinks is stored; a
+ *   clear 400 says so instead;
+ * - objects or arrays nested deeper than {@link INPUT_DEPTH_MAX} levels.
+ *   JSON.parse reads any depth, but `JSON.stringify` and every recursive
+ *   walk after it overflow the stack at a few thousand, which would be a 500.
  */
-function refuseProtoKeys(raw: unknown): void {
+function refuseUnsafeShapes(raw: unknown): void {
   // No path in the message: a dispatched action's input sits inside the dispatch body, and the path of one is not the other's.
-  const stack: unknown[] = [raw];
+  const stack: Array<{ value: unknown; depth: number }> = [{ value: raw, depth: 0 }];
   while (stack.length > 0) {
-    const value = stack.pop();
+    const { value, depth } = stack.pop()!;
     if (value === null || typeof value !== "object") continue;
+    if (depth >= INPUT_DEPTH_MAX) throw new AppError("invalid_input", { message: `invalid input: nested deeper than ${INPUT_DEPTH_MAX} levels` });
     if (Object.hasOwn(value, "__proto__")) throw new AppError("invalid_input", { message: 'invalid input: "__proto__" is not accepted as a name' });
-    for (const child of Object.values(value)) stack.push(child);
+    for (const child of Object.values(value)) stack.push({ value: child, depth: depth + 1 });
   }
 }
 

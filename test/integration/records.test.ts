@@ -277,6 +277,18 @@ describe("artifact schemas, records and object_submit (file database)", () => {
           error: { status: 400, code: "invalid_input", message: 'invalid input: "__proto__" is not accepted as a name' },
         });
       }
+      // Data nested 10,000 deep (which JSON.parse reads, but JSON.stringify cannot write) is refused by its depth, spam or not; 100 levels is the bound.
+      const deep = (levels: number) => `${'{"a":'.repeat(levels)}1${"}".repeat(levels)}`;
+      for (const [levels, honeypot] of [[10_000, ""], [10_000, ',"honeypot":"x"'], [100, ""]] as const) {
+        const body = `{"action":"object_submit","input":{"data":{"name":"B","score":3,"extra":${deep(levels)}}${honeypot}}}`;
+        const res = await send(w, "/v1/api/actions", { method: "POST", key: keys.submit, project: w.projectId, headers: { "content-type": "application/json" }, body });
+        expect(res.status).toBe(400);
+        expect(await res.json()).toEqual({ error: { status: 400, code: "invalid_input", message: "invalid input: nested deeper than 100 levels" } });
+      }
+      // 96 levels inside `data` is within the bound: the schema check answers (an unknown field), not the depth check.
+      const within = `{"action":"object_submit","input":{"data":{"name":"B","score":3,"extra":${deep(96)}}}}`;
+      const res = await send(w, "/v1/api/actions", { method: "POST", key: keys.submit, project: w.projectId, headers: { "content-type": "application/json" }, body: within });
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("record_schema_mismatch");
       expect(await counts()).toEqual(before);
     });
 
