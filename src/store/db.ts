@@ -403,8 +403,6 @@ function startProblem(err: unknown): string | undefined {
   if (/SQLITE_CANTOPEN|ConnectionFailed|unable to open/i.test(all)) {
     return "it cannot be opened or created (a read-only file system, a missing folder, or no permission); serve it from a writable place or fix its permissions";
   }
-  if (/SQLITE_FULL|ENOSPC|disk is full|no space/i.test(all)) {
-    return "no space is left on its disk; free some space and start again";
-  }
+  if (isSpaceFailure(err)) return "no space is left on its disk; free some space and start again";
   return undefined;
 }

@@ -14,6 +14,9 @@ export function spaceRefusal(cause?: unknown): AppError {
   return new AppError("storage_full", { cause, headers: { "Retry-After": String(FULL_RETRY_AFTER_S) } });
 }
 
+/** How SQLite and the system name a write that found no space, by code or by their own message (a wrapper may keep only the message). */
+const SPACE_WORDS = /SQLITE_FULL|ENOSPC|database or disk is full|no space left on device/i;
+
 /**
  * Whether a failure is a write that found no space: SQLite's SQLITE_FULL
  * (the disk, or the database's page limit) or the system's ENOSPC, as
@@ -25,7 +28,7 @@ export function isSpaceFailure(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
     if (e instanceof AppError && e.code === "storage_full") return true;
     const x = e as { code?: unknown; message?: unknown };
-    if (/SQLITE_FULL|ENOSPC/.test(`${String(x.code ?? "")} ${String(x.message ?? "")}`)) return true;
+    if (SPACE_WORDS.test(`${String(x.code ?? "")} ${String(x.message ?? "")}`)) return true;
   }
   return false;
 }

@@ -35,6 +35,8 @@ export class LeasedWorker {
   #timer: NodeJS.Timeout | undefined;
   #turn: Promise<void> = Promise.resolve();
   #stopped = false;
+  /** Renewals failed in a row (the first is logged, and the recovery). */
+  #renewFailures = 0;
 
   /** `make` builds the worker once the lease is held, with the check it asks before each write. */
   constructor(db: Db, make: (holds: NonNullable<WorkerDeps["holds"]>) => IngestWorker) {
@@ -86,9 +88,12 @@ export class LeasedWorker {
     try {
       held = await this.#db.transaction((tx) => takeWriterLease(tx, this.holder, Date.now(), TERM_MS));
     } catch (err) {
-      log.warn("the writer lease could not be renewed", { error: err });
+      // Once per outage, not once a tick: a full disk fails every renewal until space returns.
+      if (this.#renewFailures++ === 0) log.warn("the writer lease could not be renewed; trying again every tick", { error: err });
       return;
     }
+    if (this.#renewFailures > 0) log.info("the writer lease is renewed again", { failedTicks: this.#renewFailures });
+    this.#renewFailures = 0;
     if (held && !this.#worker) await this.#lead();
     else if (!held && this.#worker) await this.#follow();
     else if (held && (await hasQueued(this.#db))) this.#worker!.kick();
