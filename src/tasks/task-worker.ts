@@ -206,13 +206,33 @@ export class TaskWorker implements TaskQueue {
   }
 
   async #execute(run: ActiveRun): Promise<void> {
-    const { task, controller } = run;
+    const { task } = run;
     const { db } = this.#deps;
     const kind = this.#kinds.get(task.kind);
     if (!kind) {
       await finishTask(db, task.taskId, { status: "failed", error: UNKNOWN_KIND_ERROR }, this.#now());
       return;
     }
+    const outcome = await this.#outcome(run, kind);
+    const now = this.#now();
+    switch (run.cause) {
+      case "stop":
+        await releaseTask(db, task.taskId, now);
+        return;
+      case "lost":
+        return;
+      case "cancel":
+        await finishTask(db, task.taskId, { status: "cancelled" }, now);
+        return;
+      default:
+        await finishTask(db, task.taskId, outcome, now);
+    }
+  }
+
+  /** Runs the task's kind through the pipeline, polling its stored state meanwhile (a cancel or a lost claim aborts it). */
+  async #outcome(run: ActiveRun, kind: TaskKind): Promise<TaskOutcome> {
+    const { task, controller } = run;
+    const { db } = this.#deps;
     const poll = setInterval(() => {
       runState(db, task.taskId).then(
         (state) => this.#apply(run, state),
@@ -220,7 +240,6 @@ export class TaskWorker implements TaskQueue {
       );
     }, this.#deps.pollMs ?? 1000);
     poll.unref();
-    let outcome: TaskOutcome;
     try {
       const result = await this.#deps.pipeline(task, (input, ctx, recheck) =>
         kind.run({
@@ -237,24 +256,11 @@ export class TaskWorker implements TaskQueue {
         }),
       );
       JSON.stringify(result ?? null); // a result that cannot be stored fails the task, below
-      outcome = { status: "succeeded", result };
+      return { status: "succeeded", result };
     } catch (err) {
-      outcome = { status: "failed", error: run.cause ? INTERNAL_ERROR : this.#failure(task, err) };
+      return { status: "failed", error: run.cause ? INTERNAL_ERROR : this.#failure(task, err) };
     } finally {
       clearInterval(poll);
-    }
-    const now = this.#now();
-    switch (run.cause) {
-      case "stop":
-        await releaseTask(db, task.taskId, now);
-        return;
-      case "lost":
-        return;
-      case "cancel":
-        await finishTask(db, task.taskId, { status: "cancelled" }, now);
-        return;
-      default:
-        await finishTask(db, task.taskId, outcome, now);
     }
   }
 

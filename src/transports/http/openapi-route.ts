@@ -26,81 +26,83 @@ export function serveOpenApi(app: Hono<HttpEnv>, parts: { service: Service; endp
 
 /** The routes the HTTP app serves outside the endpoint list: the document itself and MCP. */
 export function wireRoutes(): WireRoute[] {
-  const key = [{ apiKey: [] }];
-  const session = { name: "Mcp-Session-Id", in: "header", description: "The session, from the initialize answer. An unknown or expired one answers 404: initialize again." };
-  const version = { name: "MCP-Protocol-Version", in: "header", required: false, description: "The negotiated protocol version.", schema: { type: "string" } };
-  const project = { name: "X-Project-Id", in: "header", required: false, description: "The session's project (initialize only); not needed with a bound key.", schema: { type: "string" } };
-  const mcp = (operation: OpenApiObject): OpenApiObject => ({ tags: ["mcp"], security: key, ...operation });
   return [
-    {
-      method: "GET",
-      path: OPENAPI_PATH,
-      operation: {
-        operationId: "openapi.get",
-        summary: "This document",
-        description: "The OpenAPI 3.1 description of every served route. No credential needed.",
-        tags: ["service"],
-        security: [],
-        responses: {
-          "200": { description: "The OpenAPI document.", content: { "application/json": { schema: { type: "object" } } } },
-          ...errorResponseRefs([403]),
-        },
-      },
-    },
-    {
-      method: "POST",
-      path: "/mcp",
-      operation: mcp({
-        operationId: "mcp.post",
-        summary: "MCP streamable HTTP: one JSON-RPC message",
-        description:
-          "An initialize request (no session id) opens a session bound to the key and project; every other message names it in " +
-          "Mcp-Session-Id. A request is answered as an SSE stream (a priming event with an id and `retry` first, on protocol " +
-          "2025-11-25 and later) or as JSON; notifications and responses get 202. A `tools/call` over the rate limit is answered as a " +
-          "tool result with `isError: true` and the 429 envelope; other messages over it get HTTP 429.",
-        parameters: [{ ...session, required: false, schema: { type: "string" } }, version, project],
-        requestBody: {
-          required: true,
-          description: "A JSON-RPC message, at most 1,048,576 bytes.",
-          content: { "application/json": { schema: { type: ["object", "array"] } } },
-        },
-        responses: {
-          "200": {
-            description: "The answer to the request(s).",
-            content: { "text/event-stream": { schema: { type: "string" } }, "application/json": { schema: { type: "object" } } },
-          },
-          "202": { description: "Notifications or responses accepted." },
-          ...errorResponseRefs([400, 401, 403, 404, 429, 503]),
-        },
-      }),
-    },
-    {
-      method: "GET",
-      path: "/mcp",
-      operation: mcp({
-        operationId: "mcp.get",
-        summary: "MCP streamable HTTP: the session's server-to-client stream, or a resumed one",
-        description: "With Last-Event-ID, replays what a dropped stream missed (events of the last few minutes) and goes on.",
-        parameters: [
-          { ...session, required: true, schema: { type: "string" } },
-          version,
-          { name: "Last-Event-ID", in: "header", required: false, description: "The last event id the client received.", schema: { type: "string" } },
-        ],
-        responses: {
-          "200": { description: "An SSE stream.", content: { "text/event-stream": { schema: { type: "string" } } } },
-          ...errorResponseRefs([400, 401, 403, 404, 429, 503]),
-        },
-      }),
-    },
-    {
-      method: "DELETE",
-      path: "/mcp",
-      operation: mcp({
-        operationId: "mcp.delete",
-        summary: "MCP streamable HTTP: end the session",
-        parameters: [{ ...session, required: true, schema: { type: "string" } }, version],
-        responses: { "200": { description: "The session is closed." }, ...errorResponseRefs([401, 403, 404, 429, 503]) },
-      }),
-    },
+    { method: "GET", path: OPENAPI_PATH, operation: documentOperation() },
+    { method: "POST", path: "/mcp", operation: mcpPost() },
+    { method: "GET", path: "/mcp", operation: mcpGet() },
+    { method: "DELETE", path: "/mcp", operation: mcpDelete() },
   ];
+}
+
+const SESSION = { name: "Mcp-Session-Id", in: "header", description: "The session, from the initialize answer. An unknown or expired one answers 404: initialize again." };
+const VERSION = { name: "MCP-Protocol-Version", in: "header", required: false, description: "The negotiated protocol version.", schema: { type: "string" } };
+const PROJECT = { name: "X-Project-Id", in: "header", required: false, description: "The session's project (initialize only); not needed with a bound key.", schema: { type: "string" } };
+
+/** An MCP route's operation: tagged `mcp`, a key required. */
+const mcp = (operation: OpenApiObject): OpenApiObject => ({ tags: ["mcp"], security: [{ apiKey: [] }], ...operation });
+
+function documentOperation(): OpenApiObject {
+  return {
+    operationId: "openapi.get",
+    summary: "This document",
+    description: "The OpenAPI 3.1 description of every served route. No credential needed.",
+    tags: ["service"],
+    security: [],
+    responses: {
+      "200": { description: "The OpenAPI document.", content: { "application/json": { schema: { type: "object" } } } },
+      ...errorResponseRefs([403]),
+    },
+  };
+}
+
+function mcpPost(): OpenApiObject {
+  return mcp({
+    operationId: "mcp.post",
+    summary: "MCP streamable HTTP: one JSON-RPC message",
+    description:
+      "An initialize request (no session id) opens a session bound to the key and project; every other message names it in " +
+      "Mcp-Session-Id. A request is answered as an SSE stream (a priming event with an id and `retry` first, on protocol " +
+      "2025-11-25 and later) or as JSON; notifications and responses get 202. A `tools/call` over the rate limit is answered as a " +
+      "tool result with `isError: true` and the 429 envelope; other messages over it get HTTP 429.",
+    parameters: [{ ...SESSION, required: false, schema: { type: "string" } }, VERSION, PROJECT],
+    requestBody: {
+      required: true,
+      description: "A JSON-RPC message, at most 1,048,576 bytes.",
+      content: { "application/json": { schema: { type: ["object", "array"] } } },
+    },
+    responses: {
+      "200": {
+        description: "The answer to the request(s).",
+        content: { "text/event-stream": { schema: { type: "string" } }, "application/json": { schema: { type: "object" } } },
+      },
+      "202": { description: "Notifications or responses accepted." },
+      ...errorResponseRefs([400, 401, 403, 404, 429, 503]),
+    },
+  });
+}
+
+function mcpGet(): OpenApiObject {
+  return mcp({
+    operationId: "mcp.get",
+    summary: "MCP streamable HTTP: the session's server-to-client stream, or a resumed one",
+    description: "With Last-Event-ID, replays what a dropped stream missed (events of the last few minutes) and goes on.",
+    parameters: [
+      { ...SESSION, required: true, schema: { type: "string" } },
+      VERSION,
+      { name: "Last-Event-ID", in: "header", required: false, description: "The last event id the client received.", schema: { type: "string" } },
+    ],
+    responses: {
+      "200": { description: "An SSE stream.", content: { "text/event-stream": { schema: { type: "string" } } } },
+      ...errorResponseRefs([400, 401, 403, 404, 429, 503]),
+    },
+  });
+}
+
+function mcpDelete(): OpenApiObject {
+  return mcp({
+    operationId: "mcp.delete",
+    summary: "MCP streamable HTTP: end the session",
+    parameters: [{ ...SESSION, required: true, schema: { type: "string" } }, VERSION],
+    responses: { "200": { description: "The session is closed." }, ...errorResponseRefs([401, 403, 404, 429, 503]) },
+  });
 }
