@@ -44,6 +44,10 @@ describe("reads on the request path", () => {
     try {
       const read = await send(w, `/v1/projects/${w.projectId}/entities?limit=1`, { key: w.keys.viewer });
       expect(read.status).toBe(200);
+      // The lease status of a project never ingested into: its lease came with the project, so this read writes nothing either.
+      const status = await send(w, `/v1/projects/${w.projectId}/ingest`, { key: w.keys.viewer });
+      expect(status.status).toBe(200);
+      expect(await status.json()).toMatchObject({ leaseId: expect.stringMatching(/^lse_[0-9A-Za-z]{22}$/), state: "idle" });
     } finally {
       release();
       await writer;

@@ -2,8 +2,9 @@ import { z } from "zod";
 import type { Scope } from "../../core/scope.js";
 import type { Tools } from "../../core/tools.js";
 import type { Queryable } from "../../store/db.js";
+import { AppError } from "../../errors.js";
 import { fileStatusCounts } from "../../store/files/files.js";
-import { getLease, touchLease } from "../../store/files/leases.js";
+import { getLease } from "../../store/files/leases.js";
 import { corpusVersion } from "../../store/access/projects.js";
 
 /** The project's ingestion lease with live file counts. */
@@ -19,10 +20,11 @@ export const leaseStatusSchema = z.object({
 });
 export type LeaseStatus = z.infer<typeof leaseStatusSchema>;
 
-/** The project's lease with its live counts (the lease is created on first read). */
-export async function leaseStatus(db: Queryable, scope: Pick<Scope, "projectId">, tools: Pick<Tools, "clock" | "scans">): Promise<LeaseStatus> {
+/** The project's lease with its live counts. A read: the lease is made with the project (and by migration 0024 for older ones). */
+export async function leaseStatus(db: Queryable, scope: Pick<Scope, "projectId">, tools: Pick<Tools, "scans">): Promise<LeaseStatus> {
   const { projectId } = scope;
-  const lease = (await getLease(db, projectId)) ?? (await touchLease(db, projectId, undefined, new Date(tools.clock()).toISOString()));
+  const lease = await getLease(db, projectId);
+  if (!lease) throw new AppError("not_found");
   const counts = await fileStatusCounts(db, projectId);
   const updatedAt = counts.updatedAt && counts.updatedAt > lease.updatedAt ? counts.updatedAt : lease.updatedAt;
   return {

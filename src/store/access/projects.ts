@@ -31,7 +31,7 @@ export interface NewProject {
   rootPath?: string | null;
 }
 
-/** Creates a project, optionally the child of another. */
+/** Creates a project, optionally the child of another, with its ingestion lease. */
 export async function createProject(q: Queryable, p: NewProject, now = new Date()): Promise<Project> {
   const project: Project = {
     projectId: newId("prj"),
@@ -44,6 +44,13 @@ export async function createProject(q: Queryable, p: NewProject, now = new Date(
     "INSERT INTO projects (project_id, name, parent_id, root_path, created_at) VALUES (?, ?, ?, ?, ?)",
     [project.projectId, project.name, project.parentId, project.rootPath, project.createdAt],
   );
+  // Its ingestion lease comes with it, so reading the lease's status never has to write.
+  await q.execute("INSERT INTO leases (lease_id, project_id, last_intent, created_at, updated_at) VALUES (?, ?, NULL, ?, ?)", [
+    newId("lse"),
+    project.projectId,
+    project.createdAt,
+    project.createdAt,
+  ]);
   return project;
 }
 
