@@ -144,6 +144,26 @@ describe("reader pool: a hostile file fails alone and the server keeps answering
     expect(performance.now() - start).toBeLessThan(2000);
     expect((await fileStates(w))["spin-forever.md"]).toMatchObject({ status: "queued", attempts: 0 });
   });
+
+  it("a thread holds the next file while it reads one: answers pair with their files, and a thread stopped for its limit gives the next back to be read", async () => {
+    const { ReaderPool } = await import("../../src/ingest/read/pool/reader-pool.js");
+    const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 1500, readersUrl: HOSTILE_READERS });
+    const task = (path: string) => ({ path, contentType: "text/markdown", includeSecret: false, load: async () => new TextEncoder().encode(`# ${path}\n\nA fact.\n`) });
+    try {
+      // One thread, five files at once: each answer is its own file's.
+      const paths = ["a.md", "throws.md", "c.md", "d.md", "e.md"];
+      const settled = await Promise.allSettled(paths.map((p) => pool.read(task(p))));
+      expect(settled.map((s) => (s.status === "fulfilled" ? s.value.output.factions[0]?.text : String((s.reason as Error).message)))).toEqual([
+        "# a.md", "cannot read this one", "# c.md", "# d.md", "# e.md",
+      ].map((t) => (t.startsWith("#") ? expect.stringContaining(t) : t)));
+      // The spinning file is read while the next one waits in the same thread; the thread is stopped, the next read by its replacement.
+      const [spin, after] = await Promise.allSettled([pool.read(task("spin-forever.md")), pool.read(task("after.md"))]);
+      expect(spin).toMatchObject({ status: "rejected", reason: expect.objectContaining({ message: "reading exceeded its time limit (1.5 s)" }) });
+      expect(after.status === "fulfilled" && after.value.output.factions[0]?.text).toContain("# after.md");
+    } finally {
+      await pool.close();
+    }
+  });
 });
 
 describe("attempts: an interrupted reading is retried in a process of its own", () => {

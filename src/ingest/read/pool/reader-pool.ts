@@ -3,7 +3,8 @@
  * stop the server: each thread has a heap limit, each reading a time limit, and
  * a thread that passes either is terminated and replaced while the other files
  * go on. Threads are persistent (a reader's start-up cost, e.g. tree-sitter's
- * WASM, is paid once per thread) and read one file at a time.
+ * WASM, is paid once per thread) and read one file at a time, with the next
+ * one already posted (IN_THREAD_FILES).
  *
  * A thread shares the process: what no heap limit covers (native memory of
  * buffers and WASM, an abort in native code) can still stop the server. A
@@ -96,6 +97,23 @@ const LOAD_AHEAD_FILES = 4;
 /** No more files are loaded ahead once those loaded hold this many bytes (a few large files do not all wait in memory). */
 const LOAD_AHEAD_BYTES = 16 * 1024 * 1024;
 
+/**
+ * Files posted to a thread at once: the one it reads and the next ones,
+ * which it starts as soon as it answers. The pool runs on the writer thread,
+ * whose event loop a group commit holds for its whole transaction and fsync
+ * (the local store's statements are synchronous, 50–100 ms a batch): with
+ * one file per thread, a reader thread's answer waited for the commit before
+ * it got its next file, and on a vuejs/core cold ingest the reader thread
+ * idled 62 times for 50–100 ms, about 7 s of a 27 s ingest. Most source
+ * files read in a few milliseconds, so two in a thread still left 38 such
+ * gaps. Past the second, files are posted only while those posted and not
+ * answered hold less than IN_THREAD_BYTES (their bytes are the thread's
+ * until read). The time limit runs for the file being read only: the next
+ * one's starts when the pool learns the previous one ended.
+ */
+const IN_THREAD_FILES = 8;
+const IN_THREAD_BYTES = 2 * 1024 * 1024;
+
 interface Pending {
   readonly task: ReadTask;
   resolve(reading: Reading): void;
@@ -104,12 +122,20 @@ interface Pending {
   loaded?: Promise<Uint8Array> | undefined;
   /** Their length once loaded ahead (0 until then). */
   loadedBytes?: number;
+  /** Their length once posted to a thread. */
+  postedBytes?: number;
 }
 
 interface Slot {
   readonly worker: Worker;
   ready: boolean;
-  pending: Pending | undefined;
+  /** Files given to the thread, in the order posted (at most IN_THREAD_FILES); the first is being read once posted. */
+  inThread: Pending[];
+  /** How many of `inThread` are posted (the rest wait for their bytes), and their bytes. */
+  posted: number;
+  postedBytes: number;
+  /** Posts go out in order: each waits for the one before. */
+  sendTail: Promise<void>;
   timer: NodeJS.Timeout | undefined;
   /** Why the thread stopped, when it reported it before exiting. */
   failure: Error | undefined;
@@ -189,7 +215,10 @@ export class ReaderPool {
     this.#wakeReadyWaiters();
     const slots = [...this.#slots];
     this.#slots.clear();
-    for (const slot of slots) this.#release(slot, closed);
+    for (const slot of slots) {
+      this.#release(slot, closed);
+      for (const p of slot.inThread.splice(0)) p.reject(closed);
+    }
     await Promise.all(slots.map((s) => s.worker.terminate()));
   }
 
@@ -255,16 +284,20 @@ export class ReaderPool {
   }
 
   /**
-   * Gives waiting files to idle threads, and starts threads for files no
-   * starting thread will take. The bytes of the next files (one per thread)
+   * Gives waiting files to threads (up to IN_THREAD_FILES each, idle ones
+   * first), and starts threads for files no starting thread will take. The
+   * bytes of the next files
    * are loaded ahead (LOAD_AHEAD_FILES per thread, LOAD_AHEAD_BYTES in
    * all): loading waits for the store, which may be busy committing, and a
    * thread that waited for it idled meanwhile.
    */
   #pump(): void {
-    for (const slot of this.#slots) {
-      if (this.#queue.length === 0) break;
-      if (slot.ready && !slot.pending) void this.#dispatch(slot, this.#queue.shift()!);
+    for (let depth = 1; depth <= IN_THREAD_FILES; depth++) {
+      for (const slot of this.#slots) {
+        if (this.#queue.length === 0) break;
+        const room = depth <= 2 || slot.postedBytes < IN_THREAD_BYTES;
+        if (slot.ready && slot.inThread.length < depth && room) this.#dispatch(slot, this.#queue.shift()!);
+      }
     }
     let ahead = 0;
     for (const next of this.#queue.slice(0, this.#options.threads * LOAD_AHEAD_FILES)) {
@@ -287,7 +320,9 @@ export class ReaderPool {
 
   #spawn(): void {
     const worker = spawnReaderThread(this.#options.readersUrl, this.#options.heapMb);
-    const slot: Slot = { worker, ready: false, pending: undefined, timer: undefined, failure: undefined, bytesRead: 0, paths: new Set(), recycle: undefined };
+    const slot: Slot = {
+      worker, ready: false, inThread: [], posted: 0, postedBytes: 0, sendTail: Promise.resolve(), timer: undefined, failure: undefined, bytesRead: 0, paths: new Set(), recycle: undefined,
+    };
     slot.timer = setTimeout(() => this.#stop(slot, new Error(`the readers did not load within ${seconds(STARTUP_LIMIT_MS)}`)), STARTUP_LIMIT_MS);
     this.#slots.add(slot);
     worker.on("message", (answer: ThreadAnswer) => this.#answer(slot, answer));
@@ -300,27 +335,43 @@ export class ReaderPool {
     worker.on("exit", (code) => this.#exited(slot, code));
   }
 
-  /** Sends a file to an idle thread once its bytes are loaded, and starts the time limit. */
-  async #dispatch(slot: Slot, pending: Pending): Promise<void> {
-    slot.pending = pending;
+  /** Gives a file to a thread: posted once its bytes are loaded and the files before it are posted. */
+  #dispatch(slot: Slot, pending: Pending): void {
+    slot.inThread.push(pending);
     clearTimeout(slot.recycle);
     slot.recycle = undefined;
+    slot.sendTail = slot.sendTail.then(() => this.#post(slot, pending));
+  }
+
+  /** Posts one file to its thread; the time limit starts when it is the one being read. */
+  async #post(slot: Slot, pending: Pending): Promise<void> {
     let bytes: Uint8Array<ArrayBuffer>;
     try {
       bytes = ownedBytes(await (pending.loaded ?? pending.task.load()));
       pending.loaded = undefined;
     } catch (err) {
-      this.#release(slot, err instanceof Error ? err : new Error(String(err)));
+      // Nothing after it is posted yet (posts go in order), so it leaves the thread's list alone.
+      const at = slot.inThread.indexOf(pending);
+      if (at >= 0) slot.inThread.splice(at, 1);
+      pending.reject(err instanceof Error ? err : new Error(String(err)));
       this.#pump();
       return;
     }
-    if (slot.pending !== pending) return; // the pool was closed meanwhile
-    const limit = new Error(`reading exceeded its time limit (${seconds(this.#options.timeoutMs)})`);
-    slot.timer = setTimeout(() => this.#stop(slot, limit), this.#options.timeoutMs);
+    if (!slot.inThread.includes(pending) || !this.#slots.has(slot)) return; // the pool was closed, or the thread lost, meanwhile
     const { path, contentType, includeSecret } = pending.task;
     slot.bytesRead += bytes.byteLength;
     if (slot.paths.size < this.#options.recycleFiles) slot.paths.add(path);
+    pending.postedBytes = bytes.byteLength;
     slot.worker.postMessage({ path, contentType, bytes, includeSecret }, [bytes.buffer]);
+    slot.posted++;
+    slot.postedBytes += bytes.byteLength;
+    if (slot.inThread[0] === pending) this.#startLimit(slot);
+  }
+
+  /** The time limit of the file the thread is reading (the first posted). */
+  #startLimit(slot: Slot): void {
+    const limit = new Error(`reading exceeded its time limit (${seconds(this.#options.timeoutMs)})`);
+    slot.timer = setTimeout(() => this.#stop(slot, limit), this.#options.timeoutMs);
   }
 
   #answer(slot: Slot, answer: ThreadAnswer): void {
@@ -333,9 +384,10 @@ export class ReaderPool {
     else if (answer.type === "done") this.#finish(slot)?.resolve({ output: answer.output, entities: answer.entities, factionHashes: answer.factionHashes });
     else if (answer.type === "refused") this.#finish(slot)?.reject(new CredentialRefusal(answer.message));
     else this.#finish(slot)?.reject(new Error(answer.message));
+    if (slot.posted > 0) this.#startLimit(slot);
     this.#pump();
     const readMuch = slot.bytesRead >= this.#options.recycleBytes && slot.paths.size >= this.#options.recycleFiles;
-    if (slot.ready && !slot.pending && readMuch && this.#slots.has(slot)) {
+    if (slot.ready && slot.inThread.length === 0 && readMuch && this.#slots.has(slot)) {
       clearTimeout(slot.recycle);
       slot.recycle = setTimeout(() => this.#recycle(slot), this.#options.recycleIdleMs);
       slot.recycle.unref();
@@ -345,15 +397,17 @@ export class ReaderPool {
   /** Replaces a thread that read much and is idle by a fresh one (see RECYCLE_BYTES). */
   #recycle(slot: Slot): void {
     slot.recycle = undefined;
-    if (this.#closed || slot.pending || !this.#slots.delete(slot)) return;
+    if (this.#closed || slot.inThread.length > 0 || !this.#slots.delete(slot)) return;
     void slot.worker.terminate();
     this.#spawn();
   }
 
-  /** Detaches the slot's reading, if any, and returns it. */
+  /** Detaches the reading the thread answered (the first posted), if any, and returns it. */
   #finish(slot: Slot): Pending | undefined {
-    const pending = slot.pending;
-    slot.pending = undefined;
+    if (slot.posted === 0) return undefined;
+    slot.posted--;
+    const pending = slot.inThread.shift();
+    slot.postedBytes -= pending?.postedBytes ?? 0;
     return pending;
   }
 
@@ -384,17 +438,30 @@ export class ReaderPool {
    * Fails what a lost thread held: its reading, or, when it died before its
    * readers loaded and no other thread has loaded them, the first waiting
    * file (so a broken reader list fails files instead of restarting threads
-   * forever).
+   * forever). The files given to it after the one it was reading go back to
+   * the front of the queue, their bytes to be loaded again (a posted file's
+   * were transferred).
    */
   #lost(slot: Slot, error: Error): void {
-    if (slot.pending) {
+    if (slot.posted > 0) {
       this.#release(slot, error);
+      this.#requeue(slot);
       return;
     }
+    this.#requeue(slot);
     clearTimeout(slot.timer);
     if (slot.ready || [...this.#slots].some((s) => s.ready)) return;
     this.#queue.shift()?.reject(new Error(`the readers could not be loaded: ${error.message}`));
     this.#wakeReadyWaiters();
+  }
+
+  /** Puts the files a thread was given, and not reading, back at the front of the queue. */
+  #requeue(slot: Slot): void {
+    const back = slot.inThread.splice(0);
+    slot.posted = 0;
+    slot.postedBytes = 0;
+    for (const p of back) p.loaded = undefined;
+    this.#queue.unshift(...back);
   }
 
   #wakeReadyWaiters(): void {

@@ -3,6 +3,9 @@
  * once, then reads one file per request (see read-request.ts) and answers the
  * ReadOutput (plain data, so it crosses by structured clone). A reader's error
  * is an answer; a thread that spins or exhausts its heap is stopped by the pool.
+ * The pool may post the next file before this one is answered (see
+ * IN_THREAD_FILES in reader-pool.ts): requests are read one after another, in
+ * the order they came, so the answers come in that order too.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { answerWith, loadReaders, readRequest } from "./read-request.js";
@@ -13,7 +16,8 @@ if (!port) throw new Error("the reader thread runs only inside a worker thread")
 const readers = await loadReaders((workerData as ThreadData).readersUrl);
 const post = (answer: ThreadAnswer) => port.postMessage(answer);
 
+let tail: Promise<void> = Promise.resolve();
 port.on("message", (request: ThreadRequest) => {
-  void readRequest(readers, request).then((answer) => answerWith(post, answer));
+  tail = tail.then(async () => answerWith(post, await readRequest(readers, request)));
 });
 post({ type: "ready" });

@@ -1,6 +1,7 @@
 /**
- * The messages between the reader pool and its threads. One reading at a time
- * per thread, so no message needs an id.
+ * The messages between the reader pool and its threads. A thread reads its
+ * requests one at a time, in the order they came, and answers in that order,
+ * so no message needs an id.
  */
 import type { DocumentEntities } from "../../../entities/spot-document.js";
 import type { ReadOutput } from "../../../readers/reader.js";
