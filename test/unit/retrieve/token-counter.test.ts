@@ -58,6 +58,23 @@ describe("token counting", () => {
       reference.free();
     });
 
+    it(`${encoding}: remembered pieces count as the whole text counts them, in any text and again`, () => {
+      const reference = get_encoding(encoding);
+      const count = tokenCounter(encoding);
+      // Short strings over a small alphabet of letters, digits, marks, apostrophes and white space meet the same pieces in new neighbours.
+      const alphabet = fc.constantFrom("a", "B", "é", "日", "1", "23", "'s", "'T", " ", "  ", "\t", "\n", "\r\n", "/", ".", ",", '"', "{", "}", "-", "\u00a0", "👩‍💻");
+      fc.assert(
+        fc.property(fc.array(alphabet, { maxLength: 60 }), (parts) => {
+          const text = parts.join("");
+          const exact = reference.encode_ordinary(text).length;
+          expect(count(text)).toBe(exact);
+          expect(count(text)).toBe(exact);
+        }),
+        { numRuns: 400 },
+      );
+      reference.free();
+    });
+
     it(`${encoding}: counts text shaped like a special token as ordinary text`, () => {
       const reference = get_encoding(encoding);
       const text = "a model stops at <|endoftext|> or <|fim_prefix|>";
