@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { leadingName, rankFiles } from "../../src/retrieve/code/rank-files.js";
+import { codeContextPack } from "../../src/retrieve/code/code-context-pack.js";
+import { FILE_RANK_WEIGHTS, isTask, leadingName, rankFiles } from "../../src/retrieve/code/rank-files.js";
 import { actions } from "../../tools/index.js";
 import { createTestWorld } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
@@ -83,5 +84,58 @@ describe("file ranking: names meet questions across inflections", () => {
     expect(ranked[0]?.path).toBe("src/http/resolveValue.ts");
     // The name's own word `resolve` meets `resolved` (without stems the two scored within 5 %).
     expect(ranked[0]!.score).toBeGreaterThan(1.2 * ranked[1]!.score);
+  });
+});
+
+/** A whole issue, as an agent is handed one: the `Ledger` type written in prose, capitalised, among many other words. */
+const ISSUE = (ledger: string) =>
+  `Posting rows twice gives a wrong balance. When the ${ledger} report is printed after two posts of the same amount, ` +
+  "the balance shows only one of them and the entries list repeats the first row. I expected both rows posted and the " +
+  "balance to be their sum. This started after upgrading; the books are opened with openBooks() as the docs say.";
+
+describe("file ranking: a whole issue is a task, not a search", () => {
+  let w: TestWorld;
+  const scores = async (text: string, weights?: typeof FILE_RANK_WEIGHTS) =>
+    new Map((await rankFiles(w.app.db, [w.projectId], text, new Map(), weights)).map((f) => [f.path, f.score]));
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    await ingest(w, [fileEntry("src/books/core.ts", CORE), fileEntry("src/books/ledger-report.ts", REPORT), fileEntry("src/http/handle.ts", HANDLER)]);
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it("tells a task (over sixteen words) from a question", () => {
+    expect(isTask(ISSUE("Ledger"))).toBe(true);
+    expect(isTask("how are ledger entries posted and balanced")).toBe(false);
+  });
+
+  it("reads no capitalised prose word of a task as a name, where a question's weights would", async () => {
+    expect(await scores(ISSUE("Ledger"))).toEqual(await scores(ISSUE("ledger")));
+    const asQuestion = await scores(ISSUE("Ledger"), FILE_RANK_WEIGHTS);
+    const plain = await scores(ISSUE("ledger"), FILE_RANK_WEIGHTS);
+    expect(asQuestion.get("src/books/core.ts")!).toBeGreaterThan(plain.get("src/books/core.ts")!);
+  });
+
+  it("weighs the caller's structural evidence six times as much in a task as in a question", async () => {
+    const extra = new Map([[(await w.app.db.get<{ file_id: string }>("SELECT file_id FROM files WHERE path = ?", ["src/http/handle.ts"]))!.file_id, 1]]);
+    const of = async (text: string) => (await rankFiles(w.app.db, [w.projectId], text, extra)).find((f) => f.path === "src/http/handle.ts")!.score;
+    // handle.ts holds none of the words: its score is the caller's evidence alone.
+    expect(await of(ISSUE("ledger"))).toBeCloseTo(6 * (await of("ledger rows posted")), 6);
+  });
+
+  it("orders a task's declarations by their files' ranking", async () => {
+    const projectIds = [w.projectId];
+    const req = { task: ISSUE("ledger"), budget: 4096 };
+    const pack = await codeContextPack(w.app.db, { projectIds }, req, w.app.tools);
+    const place = new Map(pack.files.map((f, i) => [f.filepath, i]));
+    const places = pack.declarations.map((d) => place.get(d.filepath) ?? pack.files.length);
+    expect(pack.declarations.length).toBeGreaterThan(1);
+    // Within the first ten rows no declaration of a lower-ranked file comes before one of a higher-ranked file.
+    expect(places.slice(0, 10)).toEqual([...places.slice(0, 10)].sort((a, b) => a - b));
+    const unordered = await codeContextPack(w.app.db, { projectIds }, { ...req, tuning: { filePlace: 0 } }, w.app.tools);
+    expect(unordered.declarations.map((d) => d.symbol).sort()).toEqual(pack.declarations.map((d) => d.symbol).sort());
   });
 });

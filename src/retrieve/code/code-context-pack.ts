@@ -4,7 +4,7 @@ import type { Tools } from "../../core/tools.js";
 import type { Queryable } from "../../store/db.js";
 import { rankDeclarations } from "./rank-declarations.js";
 import type { Ranking, RankWeights } from "./rank-declarations.js";
-import { MIN_FILES, rankFiles } from "./rank-files.js";
+import { isTask, MIN_FILES, rankFiles } from "./rank-files.js";
 import { packedDeclaration } from "./packed-rows.js";
 import type { PackedDeclaration, PackedFile } from "./packed-rows.js";
 import { declarationCutAt, FILE_CUT, relevanceCut } from "./relevance-cut.js";
@@ -20,7 +20,7 @@ export interface CodeContextPackRequest {
   seedFiles?: string | undefined;
   budget: number;
   /** Ranking and cut settings other than the defaults (evaluation only). */
-  tuning?: { weights?: RankWeights; declarations?: CutRule; files?: CutRule } | undefined;
+  tuning?: { weights?: RankWeights; declarations?: CutRule; files?: CutRule; filePlace?: number } | undefined;
 }
 
 export interface CodeContextPack {
@@ -38,6 +38,24 @@ const FILE_SHARE = 0.25;
 const TEST_ROOM = 200;
 
 const isDeclaration = (r: Row): r is PackedDeclaration => "symbolId" in r;
+
+/** In a task's pack, each place a declaration's file stands down the file list costs it this many places among the declarations. */
+const FILE_PLACE = 10;
+
+/**
+ * A task's declarations in the order of their files' ranking, within a
+ * file in their own: the file ranking weighs the graph and the whole
+ * issue, while a declaration's own score leans on the few words it
+ * matches, so the function to change sits in the file ranked first more
+ * often than at the head of the declarations. A declaration at place `i`
+ * whose file stands `r`-th is put at `i + place * r` (files not listed
+ * count as standing last).
+ */
+function inFileOrder<T extends { declaration: { fileId: string } }>(cut: readonly T[], files: readonly PackedFile[], place: number): T[] {
+  const rank = new Map(files.map((f, i) => [f.fileId, i]));
+  const key = (d: T, i: number) => i + place * (rank.get(d.declaration.fileId) ?? files.length);
+  return cut.map((d, i) => ({ d, k: key(d, i) })).sort((a, b) => a.k - b.k).map((x) => x.d);
+}
 
 /**
  * The pack's files: the shared file ranking (rank-files.ts) with the pack's
@@ -89,8 +107,9 @@ export async function codeContextPack(
   const count = tools.tokens;
   const seeds = await resolveSeeds(q, projectIds, req);
   const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
-  const cut = relevanceCut(ranking.declarations, req.tuning?.declarations ?? declarationCutAt(req.budget));
   const files = await listedFiles(q, projectIds, req, seeds, ranking);
+  const kept = relevanceCut(ranking.declarations, req.tuning?.declarations ?? declarationCutAt(req.budget));
+  const cut = isTask(req.task) ? inFileOrder(kept, files, req.tuning?.filePlace ?? FILE_PLACE) : kept;
   const serialize = (rows: Row[]) => JSON.stringify(shape(rows));
   const empty = count(serialize([]));
   const namedBefore = new Set([...files.map((f) => f.fileId), ...cut.map((d) => d.declaration.fileId)]);

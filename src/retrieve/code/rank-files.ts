@@ -51,12 +51,25 @@ export interface FileRankWeights {
   prose: number;
   /** Factor on `defines` when the whole question is one name. */
   symbolQuery: number;
+  /** 1: capitalised prose words past the first are names asked for; 0: only code-shaped words and code spans are. */
+  proseNames: number;
 }
 
 export const FILE_RANK_WEIGHTS: FileRankWeights = {
   text: 1, declarations: 1.5, stem: 1.0, folder: 0.2, defines: 1, extra: 0.5, rarity: 0.5,
-  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3,
+  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3, proseNames: 1,
 };
+
+/**
+ * The weights for a task (an issue, a bug report: over
+ * {@link SHORT_QUESTION} words). A whole issue holds dozens of words, most
+ * of them common; its lexical evidence is spread thin, so the caller's
+ * structural standing of a file (the code pack's declarations and graph
+ * walks from the names the task writes) weighs six times a question's.
+ * Capitalised prose words (`The`, `When`, `Python`) are not names in an
+ * issue: only code-shaped words and code spans are.
+ */
+export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, extra: 3, proseNames: 0 };
 
 export interface RankedCodeFile {
   fileId: string;
@@ -89,10 +102,11 @@ export function isSymbolQuery(query: string): boolean {
 
 const CAPITALISED = /^\p{Lu}[\p{L}\p{N}_$]*\p{Ll}/u;
 
-/** Names the question asks for by name: a symbol query's parts, code-shaped words, capitalised words past the first. */
-export function askedNames(query: string): string[] {
+/** Names the question asks for by name: a symbol query's parts, code-shaped words, capitalised words past the first (when `prose`). */
+export function askedNames(query: string, prose = true): string[] {
   if (isSymbolQuery(query)) return query.trim().split(/::|\.|#|\\|\//).filter(Boolean);
   const { identifiers } = taskTerms(query);
+  if (!prose) return identifiers;
   const words = query.split(/[^\p{L}\p{N}_$]+/u).filter(Boolean);
   const capitalised = words.slice(1).filter((w) => CAPITALISED.test(w) && w.length > 2);
   return [...new Set([...identifiers, ...capitalised])];
@@ -224,24 +238,17 @@ function stemShare(words: ReturnType<typeof pathWords>, rarity: readonly Rarity[
   return held * (0.5 + 0.5 * own);
 }
 
-/**
- * Files ranked for a code question (see {@link FileRankWeights}); `extra`
- * is the caller's own evidence per file (0..1), `exclude` files never
- * listed (seeds).
- */
-export async function rankFiles(
-  q: Queryable,
-  projectIds: readonly string[],
-  query: string,
-  extra: ReadonlyMap<string, number> = new Map(),
-  w: FileRankWeights = FILE_RANK_WEIGHTS,
-  exclude: ReadonlySet<string> = new Set(),
-): Promise<RankedCodeFile[]> {
+/** True when a question reads as a task (an issue, a bug report, a commit message) rather than a search. */
+export function isTask(query: string): boolean {
+  return query.trim().split(/\s+/).length > SHORT_QUESTION;
+}
+
+/** The evidence read from the store for a question: lexical hits, declarations of asked names, files named by path. */
+async function evidence(q: Queryable, projectIds: readonly string[], query: string, w: FileRankWeights) {
   const terms = searchTerms(query);
-  const names = askedNames(query);
-  const leading = leadingName(query);
+  const names = askedNames(query, w.proseNames > 0);
+  const leading = w.proseNames > 0 ? leadingName(query) : undefined;
   const sought = leading && !names.includes(leading) ? [...names, leading] : names;
-  if (terms.length === 0 && sought.length === 0) return [];
   const match = ftsAnyOf(terms);
   const [fileHits, declHits, named] = await Promise.all([
     terms.length > 0 ? searchFiles(q, projectIds, match, FILE_POOL) : Promise.resolve([]),
@@ -250,9 +257,26 @@ export async function rankFiles(
   ]);
   // The first word is a name only where a declaration is spelled exactly so.
   const asked = sought.length > names.length && !named.some((d) => d.name === leading) ? names : sought;
-  const text = scaled(new Map(fileHits.map((h) => [h.fileId, h.score])));
-  const decl = saturated(declHits);
-  const defines = definitions(named, asked);
+  return { terms, asked, text: scaled(new Map(fileHits.map((h) => [h.fileId, h.score]))), decl: saturated(declHits), defines: definitions(named, asked) };
+}
+
+/**
+ * Files ranked for a code question (see {@link FileRankWeights}); `extra`
+ * is the caller's own evidence per file (0..1), `exclude` files never
+ * listed (seeds). A task (see {@link isTask}) is weighed by
+ * {@link TASK_RANK_WEIGHTS} unless `w` is given.
+ */
+export async function rankFiles(
+  q: Queryable,
+  projectIds: readonly string[],
+  query: string,
+  extra: ReadonlyMap<string, number> = new Map(),
+  weights?: FileRankWeights,
+  exclude: ReadonlySet<string> = new Set(),
+): Promise<RankedCodeFile[]> {
+  const w = weights ?? (isTask(query) ? TASK_RANK_WEIGHTS : FILE_RANK_WEIGHTS);
+  const { terms, asked, text, decl, defines } = await evidence(q, projectIds, query, w);
+  if (terms.length === 0 && asked.length === 0) return [];
   const candidates = [...new Set([...text.keys(), ...decl.keys(), ...defines.keys(), ...extra.keys()])].filter((f) => !exclude.has(f));
   const [paths, rarity] = await Promise.all([pathsOfFiles(q, candidates), rarities(q, projectIds, terms, candidates)]);
   const total = rarity.reduce((s, r) => s + r.idf, 0) || 1;
@@ -265,11 +289,11 @@ export async function rankFiles(
     const words = pathWords(path);
     const stem = askedWhole.has(words.stemWhole) ? 1 : stemShare(words, rarity);
     const coverage = rarity.length === 0 ? 1 : rarity.reduce((s, r) => s + (r.holders.has(fileId) || words.stem.has(stemOf(r.term)) ? r.idf : 0), 0) / total;
-    const evidence =
+    const lexical =
       w.text * (text.get(fileId) ?? 0) + w.declarations * (decl.get(fileId) ?? 0) + w.stem * stem + w.folder * nameShare(words.folders, rarity) +
       definesWeight * (defines.get(fileId) ?? 0);
     // The caller's evidence (the graph) is no match of the question's words: coverage does not scale it.
-    out.push({ fileId, path, score: (evidence * coverage ** w.rarity + w.extra * (extra.get(fileId) ?? 0)) * pathPrior(path, w) });
+    out.push({ fileId, path, score: (lexical * coverage ** w.rarity + w.extra * (extra.get(fileId) ?? 0)) * pathPrior(path, w) });
   }
   return out.filter((f) => f.score > 0).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, MAX_FILES);
 }

@@ -64,7 +64,8 @@ function identifiersOf(task: string): string[] {
     const parts = m[0].split(".");
     // In `pkg.module.Class.method` the lower-case leading parts name modules: paths, not declarations.
     const named = parts.filter((p, i) => i === parts.length - 1 || !/^[a-z0-9_]+$/.test(p) || p.includes("_"));
-    for (const part of named) if (part.length > 1 && !NOISE.has(part.toLowerCase())) found.add(part);
+    // A rule of underscores (`_______` under a heading or a test report) is no name.
+    for (const part of named) if (part.length > 1 && /\p{L}/u.test(part) && !NOISE.has(part.toLowerCase())) found.add(part);
   }
   return [...found];
 }

@@ -31,4 +31,10 @@ describe("taskTerms", () => {
     expect(taskTerms(long).terms.length).toBeLessThanOrEqual(64);
     expect(taskTerms("").terms).toEqual([]);
   });
+
+  it("reads no name in a rule of underscores (a test report's separators)", () => {
+    const t = taskTerms("____________ test_posting ____________\n_ _ _ `__init__` failed");
+    expect(t.identifiers).toEqual(expect.arrayContaining(["test_posting", "__init__"]));
+    expect(t.identifiers.filter((i) => !/\p{L}/u.test(i))).toEqual([]);
+  });
 });
