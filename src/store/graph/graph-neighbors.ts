@@ -19,16 +19,25 @@ export interface Link {
   entityId: string;
 }
 
-/** Entities of these projects whose name or normalized name is one of `names` (lower-cased), backing a live cell. */
+/**
+ * Entities of these projects whose name or normalized name is one of
+ * `names` (lower-cased), backing a live cell, by project, kind and id (at
+ * most 50). Each half of the name test is its own index look-up
+ * (`entities_norm`, `entities_lower_name`): as one `OR` the planner read
+ * every entity of the project.
+ */
 export async function entitiesNamed(q: Queryable, projectIds: readonly string[], names: readonly string[]): Promise<EntityBrief[]> {
   if (names.length === 0) return [];
   const p = placeholders(names.length);
+  const projects = placeholders(projectIds.length);
   const rows = await q.all<{ entity_id: string; kind: string; name: string }>(
     `SELECT e.entity_id, e.kind, e.name FROM entities e
-     WHERE e.project_id IN (${placeholders(projectIds.length)}) AND (e.norm_name IN (${p}) OR lower(e.name) IN (${p}))
+     WHERE e.entity_id IN (
+         SELECT entity_id FROM entities WHERE project_id IN (${projects}) AND norm_name IN (${p})
+         UNION ALL SELECT entity_id FROM entities WHERE project_id IN (${projects}) AND lower(name) IN (${p}))
        AND EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id WHERE ce.entity_id = e.entity_id AND c.retired_at IS NULL)
-     LIMIT 50`,
-    [...projectIds, ...names, ...names],
+     ORDER BY e.project_id, e.kind, e.entity_id LIMIT 50`,
+    [...projectIds, ...names, ...projectIds, ...names],
   );
   return rows.map((r) => ({ entityId: r.entity_id, kind: r.kind, name: r.name }));
 }
