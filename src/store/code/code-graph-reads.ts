@@ -1,7 +1,7 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
 import { FILE_ROWID } from "./code-references.js";
-import { decodeSites } from "./reference-sites.js";
+import { decodeSites, nameSpots } from "./reference-sites.js";
 
 /** Where an identifier is used: its file, name and line. */
 export interface UsageSite {
@@ -39,11 +39,8 @@ export async function usagesInSpans(q: Queryable, spans: readonly LineSpan[]): P
   const out: UsageSite[] = [];
   for (const [fileId, list] of byFile) {
     const rows = await q.all<{ name: string; sites: string }>(`SELECT name, sites FROM code_reference_sites WHERE file_rowid = ${FILE_ROWID} AND kind = 'usage'`, [fileId]);
-    const inside = rows.flatMap((r) =>
-      decodeSites(r.sites)
-        .filter((site) => list.some((span) => site.nameLine >= span.lineStart && site.nameLine <= span.lineEnd))
-        .map((site) => ({ name: r.name, line: site.nameLine, col: site.nameCol })),
-    );
+    const within = (line: number) => list.some((span) => line >= span.lineStart && line <= span.lineEnd);
+    const inside = rows.flatMap((r) => nameSpots(r.sites, within).map((spot) => ({ name: r.name, line: spot.line, col: spot.col })));
     inside.sort((a, b) => a.line - b.line || a.col - b.col);
     for (const u of inside) out.push({ fileId, name: u.name, line: u.line });
   }

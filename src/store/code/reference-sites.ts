@@ -45,6 +45,55 @@ export function decodeSites(text: string): Site[] {
   });
 }
 
+/** Where a site's name stands: its line and column. */
+export interface NameSpot {
+  line: number;
+  col: number;
+}
+
+const COMMA = 44;
+const COLON = 58;
+
+/**
+ * The name positions of the sites a `sites` text holds whose name line
+ * `keep` accepts, in listing order: what {@link decodeSites} gives, read in
+ * one pass over the characters. The declarations a code pack starts from
+ * ask for the usages inside their lines, and decoding every site of their
+ * files into objects (a large C file holds thousands) was most of reading
+ * them.
+ */
+export function nameSpots(text: string, keep: (line: number) => boolean): NameSpot[] {
+  const out: NameSpot[] = [];
+  let i = 0;
+  while (i < text.length) {
+    // Fields of one site: line_start, name_col[, line_end, name_line, symbol_id].
+    let field = 0;
+    let value = 0;
+    let lineStart = 0;
+    let col = 0;
+    let nameLine = 0;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === COMMA) break;
+      if (c !== COLON) {
+        value = value * 10 + (c - 48);
+        continue;
+      }
+      if (field === 0) lineStart = value;
+      else if (field === 1) col = value;
+      else if (field === 3) nameLine = value;
+      field++;
+      value = 0;
+    }
+    if (field === 1) col = value;
+    else if (field === 3) nameLine = value;
+    i++;
+    const line = field === 1 ? lineStart : nameLine;
+    if (keep(line)) out.push({ line, col });
+  }
+  return out;
+}
+
 /** A file's occurrences grouped by name and kind, each group's sites in the order given. */
 export function groupSites<T extends Site & { name: string; kind: "declaration" | "usage" }>(references: readonly T[]): SiteGroup[] {
   const groups = new Map<string, SiteGroup>();
