@@ -96,13 +96,25 @@ export function dropRedundant(cells: readonly RankedCell[], perFaction = 3, simi
     const signature = [...words].sort().join(" ");
     if (signatures.has(signature)) continue;
     const sameFile = keptByFile.get(cell.fileId) ?? [];
-    if (sameFile.some((k) => jaccard(k, words) >= similarity)) continue;
+    if (sameFile.some((k) => similar(k, words, similarity))) continue;
     perFactionCount.set(cell.factionId, n + 1);
     signatures.add(signature);
-    keptByFile.set(cell.fileId, [...sameFile, words]);
+    sameFile.push(words);
+    keptByFile.set(cell.fileId, sameFile);
     kept.push(cell);
   }
   return kept;
+}
+
+/**
+ * Whether two word sets' Jaccard similarity reaches `at`. Their sizes bound
+ * it (at most the smaller over the larger), so most pairs of a file's
+ * cells are told apart without comparing their words.
+ */
+function similar(a: Set<string>, b: Set<string>, at: number): boolean {
+  const [small, large] = a.size <= b.size ? [a.size, b.size] : [b.size, a.size];
+  if (large > 0 && small / large < at) return false;
+  return jaccard(a, b) >= at;
 }
 
 function jaccard(a: Set<string>, b: Set<string>): number {
