@@ -35,6 +35,8 @@ export function mcpCommand(): Command {
           });
           try {
             open({ service: app.service, catalog: app.mcpCatalog, maxResultTokens: config.maxResultTokens, endpoints: app.endpoints, principal: localPrincipal(local, config.submitType ?? null), projectId: local.projectId });
+            // The token counter's tables (~0.2 s) load once the held messages are answered, not in the first packed answer.
+            setTimeout(() => app.tools.tokens(""), 0);
             await serving;
           } finally {
             await watch?.close();
