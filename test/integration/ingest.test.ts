@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest, liveCells, liveFactions } from "../support/ingest-helpers.js";
+import { getChunkBytes } from "../../src/store/files/chunks.js";
 
 const README = `# Payments
 
@@ -92,8 +93,10 @@ describe("POST /v1/projects/{projectId}/ingest", () => {
       ["config/aws.ini", true, 0],
       ["ok/fine.md", "read", 7],
     ]);
-    const leaked = await w.app.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM chunks WHERE bytes LIKE '%SECRET=1%' OR bytes LIKE '%Q3ZT7WJ4MNXK2PLD%'");
-    expect(Number(leaked?.n)).toBe(1);
+    // Chunks may be stored deflated: each is read back as the store gives it.
+    const chunkIds = await w.app.deps.db.all<{ chunk_id: string }>("SELECT chunk_id FROM chunks WHERE project_id = ?", [w.projectId]);
+    const texts = await Promise.all(chunkIds.map(async (c) => Buffer.from((await getChunkBytes(w.app.deps.db, w.projectId, c.chunk_id))!).toString("latin1")));
+    expect(texts.filter((t) => t.includes("SECRET=1") || t.includes("Q3ZT7WJ4MNXK2PLD"))).toHaveLength(1);
   });
 
   it("400 this call carries no files; 400 invalid request body; 413 over 24 MiB while streaming", async () => {

@@ -2,7 +2,7 @@ import type { Scope } from "../../core/scope.js";
 import type { Tools } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
 import type { Queryable } from "../../store/db.js";
-import { chunkIdOf, missingChunks, putChunk } from "../../store/files/chunks.js";
+import { chunkIdOf, missingChunks, packChunk, putChunk } from "../../store/files/chunks.js";
 
 /** A chunk id: `sha256:` and the 64 hex digits of the bytes' SHA-256. */
 export const CHUNK_ID = /^sha256:[0-9a-f]{64}$/;
@@ -20,6 +20,7 @@ export async function storeChunk(
   tools: Pick<Tools, "clock">,
 ): Promise<{ chunkId: string; size: number }> {
   if (chunkIdOf(input.bytes) !== input.chunkId) throw new AppError("invalid_input", { message: "chunk id does not match the bytes" });
-  await putChunk(q, scope.projectId, input.chunkId, input.bytes, new Date(tools.clock()).toISOString(), input.quotaBytes);
+  const stored = await packChunk(input.bytes);
+  await putChunk(q, scope.projectId, input.chunkId, input.bytes, new Date(tools.clock()).toISOString(), input.quotaBytes, stored);
   return { chunkId: input.chunkId, size: input.bytes.byteLength };
 }

@@ -4,7 +4,8 @@ import type { Tools } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
 import type { Queryable } from "../../store/db.js";
-import { EMPTY_CHUNK_ID, chunkIdOf, projectStoredBytes, putIngestedChunk } from "../../store/files/chunks.js";
+import { EMPTY_CHUNK_ID, chunkIdOf, packChunk, projectStoredBytes, putIngestedChunk } from "../../store/files/chunks.js";
+import type { StoredChunk } from "../../store/files/chunks.js";
 import { retireFileDerivations } from "../../store/graph/factions.js";
 import { chunkOfPath, retireFilesByPath, upsertQueuedFile, upsertRefusedFile } from "../../store/files/files.js";
 import type { FileOrigin, RefusedVersion } from "../../store/files/files.js";
@@ -34,7 +35,8 @@ export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;
  * one to the corpus version. A batch that would take the project's stored
  * bytes over `quotaBytes` is refused whole (413 `quota_exceeded`) and
  * nothing of it is stored. When this returns, everything accepted is
- * committed; reading happens later, detached.
+ * committed; reading happens later, detached. The bytes are packed for
+ * storing (deflated, on libuv's threads) before the transaction opens.
  */
 export async function ingestBatch(
   db: Db,
@@ -46,6 +48,7 @@ export async function ingestBatch(
   const { projectId } = scope;
   if (files.length === 0) throw new AppError("no_files");
   const { accepted, refused, refusedFiles } = acceptFiles(files);
+  const packed = await Promise.all(accepted.map((f) => packChunk(f.bytes)));
   const nowMs = tools.clock();
   const now = new Date(nowMs).toISOString();
   return db.transaction(async (tx) => {
@@ -53,8 +56,8 @@ export async function ingestBatch(
     const lease = await touchLease(tx, projectId, intent, now);
     const answer: IngestAnswer["accepted"] = [];
     const left: string[] = [];
-    for (const f of accepted) {
-      const { fileId, previousChunkId } = await queueVersion(tx, projectId, f, origin ?? "api", now, namedWithIncludeSecret(files, f));
+    for (const [i, f] of accepted.entries()) {
+      const { fileId, previousChunkId } = await queueVersion(tx, projectId, { ...f, stored: packed[i]! }, origin ?? "api", now, namedWithIncludeSecret(files, f));
       if (previousChunkId) left.push(previousChunkId);
       answer.push({ fileId, path: f.path, status: "queued" });
     }
@@ -75,14 +78,14 @@ export async function ingestBatch(
 async function queueVersion(
   tx: Queryable,
   projectId: string,
-  f: AcceptedFile,
+  f: AcceptedFile & { stored: StoredChunk },
   origin: FileOrigin,
   now: string,
   includeSecret: boolean,
 ): Promise<{ fileId: string; previousChunkId: string | undefined }> {
   const chunkId = chunkIdOf(f.bytes);
   const previous = await chunkOfPath(tx, projectId, f.path);
-  await putIngestedChunk(tx, projectId, chunkId, f.bytes, now);
+  await putIngestedChunk(tx, projectId, chunkId, f.bytes, now, f.stored);
   const row = await upsertQueuedFile(
     tx,
     { projectId, path: f.path, contentType: f.contentType, fileType: f.fileType, fileSize: f.bytes.byteLength, chunkId, origin, includeSecret },

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -9,6 +10,8 @@ import {
   EMPTY_CHUNK_ID,
   chunkIdOf,
   deleteStrayChunks,
+  getChunkBytes,
+  packChunk,
   projectChunkBytes,
   putChunk,
   putIngestedChunk,
@@ -44,6 +47,28 @@ describe("chunk storage", () => {
     await putChunk(db, projectId, chunkIdOf(bytes("12345")), bytes("12345"), T1, 1);
     expect(await db.get("SELECT uploaded_at FROM chunks")).toEqual({ uploaded_at: T1 });
     expect(await projectChunkBytes(db, projectId)).toBe(5);
+  });
+
+  it("text is stored deflated and read back whole; bytes that do not shrink, and rows stored before, are kept as they came", async () => {
+    const source = bytes("export function add(a: number, b: number): number {\n  return a + b;\n}\n".repeat(200));
+    const noise = new Uint8Array(randomBytes(4096));
+    await putIngestedChunk(db, projectId, chunkIdOf(source), source, T0, await packChunk(source));
+    await putChunk(db, projectId, chunkIdOf(noise), noise, T0);
+    await db.execute("INSERT INTO chunks (project_id, chunk_id, size, bytes, created_at) VALUES (?, 'old', 3, x'616263', ?)", [projectId, T0]);
+    const rows = await db.all<{ chunk_id: string; size: number; stored: number; deflated: number }>(
+      "SELECT chunk_id, size, length(bytes) AS stored, deflated FROM chunks ORDER BY size",
+    );
+    expect(rows.map((r) => [r.chunk_id, Number(r.size), Number(r.deflated)])).toEqual([
+      ["old", 3, 0],
+      [chunkIdOf(noise), 4096, 0],
+      [chunkIdOf(source), source.byteLength, 1],
+    ]);
+    expect(Number(rows[2]!.stored)).toBeLessThan(source.byteLength / 8);
+    expect(await getChunkBytes(db, projectId, chunkIdOf(source))).toEqual(source);
+    expect(await getChunkBytes(db, projectId, chunkIdOf(noise))).toEqual(noise);
+    expect(Buffer.from((await getChunkBytes(db, projectId, "old"))!).toString()).toBe("abc");
+    // The quota counts the bytes' own length, not the stored one.
+    expect(await projectChunkBytes(db, projectId)).toBe(source.byteLength + 4096 + 3);
   });
 
   it("release deletes only unreferenced chunks not uploaded since the cutoff, and notes a purge", async () => {
