@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { retirePaths } from "../../src/ingest/accept/ingest-batch.js";
 import { actions } from "../../tools/index.js";
+import { chunkIdOf } from "../../src/store/files/chunks.js";
+import { declarationTexts } from "../../src/store/search/declaration-search.js";
 import { fileEntry, ingest, liveCells, liveFactions } from "../support/ingest-helpers.js";
 import { createTestWorld } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
@@ -75,6 +77,35 @@ describe("code ingestion", () => {
   });
   afterEach(async () => w.close());
 
+  it("a code unit that is exactly its lines is stored as them: read back after an edit moves it and after a version in another encoding; the bytes read stay until the next reading", async () => {
+    const v1 = "export function one(): number {\n  return 1;\n}\n\nexport function two(): number {\n  return 2;\n}\n";
+    const two = "export function two(): number {\n  return 2;\n}";
+    const fileId = (await ingestAndRead(w, [fileEntry("src/n.ts", v1)]))["src/n.ts"]!;
+    const textOf = async (name: string) => {
+      const s = byName(await symbols(w, fileId))[name]!;
+      return (await declarationTexts(w.app.deps.db, [w.projectId], [s.symbol_id])).get(s.symbol_id);
+    };
+    const chunkCount = async (bytes: string | Uint8Array) =>
+      Number((await w.app.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM chunks WHERE chunk_id = ?", [chunkIdOf(Buffer.from(bytes))]))!.n);
+    const before = (await liveFactions(w, fileId)).find((f) => f.line_start === 5)!;
+    expect(before).toMatchObject({ text: "", text_at_lines: 1 });
+    expect(await textOf("two")).toBe(two);
+
+    // Moved down by an edit above it: the same faction, its lines moved, its text still read from them; the old bytes go.
+    const v2 = `// moved\n\n${v1}`;
+    await ingestAndRead(w, [fileEntry("src/n.ts", v2)]);
+    expect((await liveFactions(w, fileId)).find((f) => f.faction_id === before.faction_id)).toMatchObject({ line_start: 7, text: "", text_at_lines: 1 });
+    expect(await textOf("two")).toBe(two);
+    expect([await chunkCount(v1), await chunkCount(v2)]).toEqual([0, 1]);
+
+    // The same code in UTF-16 (not lines of the bytes as UTF-8): the faction is kept and its text is stored in the row.
+    const v3 = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(v2, "utf16le")]);
+    await ingestAndRead(w, [fileEntry("src/n.ts", v3)]);
+    expect((await liveFactions(w, fileId)).find((f) => f.faction_id === before.faction_id)).toMatchObject({ text: two, text_at_lines: 0 });
+    expect(await textOf("two")).toBe(two);
+    expect([await chunkCount(v2), await chunkCount(v3)]).toEqual([0, 1]);
+  });
+
   it("reads a code file into code_unit factions, declaration cells, symbols, entities and links", async () => {
     const ids = await ingestAndRead(w, [fileEntry("src/greet.ts", GREET)]);
     const fileId = ids["src/greet.ts"]!;
@@ -83,7 +114,12 @@ describe("code ingestion", () => {
     expect(factions.map((f) => [f.line_start, f.line_end])).toEqual([[1, 1], [3, 4], [6, 21], [10, 10], [12, 16], [18, 20], [23, 25]]);
     // A class's faction holds its header and closing line; members hold their own lines.
     expect(factions[2]!.text).toBe("/**\n * Builds greetings.\n */\nexport class Greeter {\n}");
-    expect(factions[4]!.text).toContain("/** Returns a greeting. */\n  greet(name: string): string {");
+    // A unit that is exactly its lines is stored as those lines of the bytes read, and read back from them.
+    expect(factions[4]).toMatchObject({ text: "", text_at_lines: 1 });
+    expect(factions[2]).toMatchObject({ text_at_lines: 0 });
+    const method = byName(await symbols(w, fileId))["Greeter.greet"]!;
+    const texts = await declarationTexts(w.app.deps.db, [w.projectId], [method.symbol_id]);
+    expect(texts.get(method.symbol_id)).toContain("/** Returns a greeting. */\n  greet(name: string): string {");
 
     const cells = await liveCells(w, fileId);
     expect(cells.map((c) => c.text)).toEqual([

@@ -17,8 +17,8 @@ export async function ingest(w: TestWorld, files: unknown[], key = w.keys.editor
 
 /** Live factions of a file, in order. */
 export function liveFactions(w: TestWorld, fileId: string) {
-  return w.app.deps.db.all<{ faction_id: string; faction_type: string; line_start: number | null; line_end: number | null; text: string }>(
-    "SELECT faction_id, faction_type, line_start, line_end, text FROM factions WHERE file_id = ? AND retired_at IS NULL ORDER BY ordinal",
+  return w.app.deps.db.all<{ faction_id: string; faction_type: string; line_start: number | null; line_end: number | null; text: string; text_at_lines: number }>(
+    "SELECT faction_id, faction_type, line_start, line_end, text, text_at_lines FROM factions WHERE file_id = ? AND retired_at IS NULL ORDER BY ordinal",
     [fileId],
   );
 }

@@ -3,7 +3,7 @@ import type { ReadOutput } from "../../readers/reader.js";
 import { insertCells, liveCellsOfFile, placeCell, retireCells } from "../../store/graph/cells.js";
 import type { CellKey, NewCell } from "../../store/graph/cells.js";
 import type { Queryable } from "../../store/db.js";
-import { insertFactions, liveFactionKeys, placeFaction, retireFactions } from "../../store/graph/factions.js";
+import { insertFactions, liveFactionKeys, placeFaction, retireFactions, storeFactionText } from "../../store/graph/factions.js";
 import type { FactionKey, NewFaction } from "../../store/graph/factions.js";
 import type { DocumentEntities } from "../../entities/spot-document.js";
 import { derivers } from "./derivers/index.js";
@@ -50,10 +50,15 @@ export async function applyReading(
   output: ReadOutput,
   now: string,
   spotted?: DocumentEntities,
-  /** Each faction's `factionHash`, when the reader thread worked them out. */
-  factionHashes?: readonly string[],
+  /**
+   * Worked out in the reader thread: each faction's `factionHash`, and which
+   * factions' text is exactly their lines of the bytes read (stored as such).
+   */
+  thread: { factionHashes?: readonly string[] | undefined; textAtLines?: readonly boolean[] | undefined } = {},
 ): Promise<AppliedReading> {
+  const { factionHashes } = thread;
   const hashes = factionHashes?.length === output.factions.length ? factionHashes : output.factions.map(factionHash);
+  const atLines = (i: number) => thread.textAtLines?.length === output.factions.length && thread.textAtLines[i] === true;
   const existing = await liveFactionKeys(tx, target.fileId);
   const { factionIds, kept, retired } = matchFactions(existing, hashes);
   const changes: CellChanges = { whole: kept.size === 0, added: [], retired: [], recontexted: [] };
@@ -68,8 +73,12 @@ export async function applyReading(
     const headingPath = JSON.stringify(f.headingPath);
     const old = kept.get(i);
     if (!old) {
-      newFactions.push({ ...f, ...target, factionId: factionIds[i]!, contentHash: hashes[i]!, ordinal: i, headingPath });
-    } else if (old.ordinal !== i || old.lineStart !== (f.location.lineStart ?? null) || old.lineEnd !== (f.location.lineEnd ?? null) || old.headingPath !== headingPath) {
+      newFactions.push({ ...f, ...target, factionId: factionIds[i]!, contentHash: hashes[i]!, ordinal: i, headingPath, textAtLines: atLines(i) });
+      continue;
+    }
+    // A kept faction is now read from the new bytes: its text is stored as their lines only if it is exactly them.
+    if (old.textAtLines !== atLines(i)) await storeFactionText(tx, old.factionId, f.text, atLines(i));
+    if (old.ordinal !== i || old.lineStart !== (f.location.lineStart ?? null) || old.lineEnd !== (f.location.lineEnd ?? null) || old.headingPath !== headingPath) {
       await placeFaction(tx, old.factionId, { ordinal: i, location: f.location, headingPath }, now);
       if (old.headingPath !== headingPath) rehomed.add(old.factionId);
     }

@@ -417,7 +417,7 @@ export class IngestWorker {
       read();
       this.#lane.nudge();
     }
-    const { output, entities, factionHashes } = reading;
+    const { output, entities, factionHashes, textAtLines } = reading;
     await this.#lane.persist({
       rows: output.factions.length + output.cells.length,
       write: async (tx) => {
@@ -425,7 +425,7 @@ export class IngestWorker {
         const now = this.#now();
         // Claim the finish first: if the file was replaced meanwhile, nothing is written.
         if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "ready" }, now))) return;
-        const applied = await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, output, now, entities, factionHashes);
+        const applied = await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, output, now, entities, { factionHashes, textAtLines });
         // Only the rows the reading changed: a kept cell's row stands.
         const document = fileDocument(output.cells.map((c) => ({ text: c.text, heading: output.factions[c.faction]?.factionType === "heading" })));
         await reindexChanges(tx, file.fileId, applied.cells, document);

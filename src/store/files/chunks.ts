@@ -172,7 +172,14 @@ export interface Collected {
   bytes: number;
 }
 
-const UNREFERENCED = "NOT EXISTS (SELECT 1 FROM files f WHERE f.project_id = chunks.project_id AND f.chunk_id = chunks.chunk_id)";
+/**
+ * No file holds the chunk, nor was read from it: a reading's code units may
+ * be stored as lines of the chunk read (see graph/faction-text.ts), so that
+ * chunk stays until the file is read again (`finishReading` releases it) or
+ * leaves it.
+ */
+const UNREFERENCED = `NOT EXISTS (SELECT 1 FROM files f WHERE f.project_id = chunks.project_id AND f.chunk_id = chunks.chunk_id)
+  AND NOT EXISTS (SELECT 1 FROM files f WHERE f.project_id = chunks.project_id AND f.read_chunk_id = chunks.chunk_id)`;
 
 /**
  * Deletes these chunks of a project when no file points at them and they

@@ -1,6 +1,6 @@
 import { newId } from "../../ids.js";
 import type { Queryable } from "../db.js";
-import { EMPTY_CHUNK_ID, ensureEmptyChunk, releaseChunks } from "./chunks.js";
+import { CHUNK_GRACE_MS, EMPTY_CHUNK_ID, ensureEmptyChunk, releaseChunks } from "./chunks.js";
 
 export type FileStatus = "queued" | "reading" | "ready" | "failed" | "retired";
 
@@ -194,7 +194,12 @@ export async function claimQueued(q: Queryable, now: string, limit: number): Pro
     .sort((a, b) => a.updatedAt.localeCompare(b.updatedAt) || a.fileId.localeCompare(b.fileId));
 }
 
-/** Marks a claimed file's reading finished, if it was not re-queued meanwhile; its attempts are settled. */
+/**
+ * Marks a claimed file's reading finished, if it was not re-queued
+ * meanwhile; its attempts are settled. A reading of new bytes releases the
+ * chunk the previous reading was read from (kept for it until now: see
+ * `releaseChunks`).
+ */
 export async function finishReading(
   q: Queryable,
   fileId: string,
@@ -202,13 +207,22 @@ export async function finishReading(
   outcome: { status: "ready" } | { status: "failed"; error: string },
   now: string,
 ): Promise<boolean> {
+  const before = await q.get<{ project_id: string; read_chunk_id: string | null }>("SELECT project_id, read_chunk_id FROM files WHERE file_id = ?", [fileId]);
   const r = await q.execute(
     `UPDATE files SET status = ?, error = ?, read_chunk_id = CASE WHEN ? = 'ready' THEN chunk_id ELSE read_chunk_id END,
        reads = reads + 1, attempts = 0, isolated_reads = 0, updated_at = ?
      WHERE file_id = ? AND chunk_id = ? AND status = 'reading'`,
     [outcome.status, outcome.status === "failed" ? outcome.error : null, outcome.status, now, fileId, chunkId],
   );
-  return r.rowsAffected > 0;
+  if (r.rowsAffected === 0) return false;
+  const left = before?.read_chunk_id;
+  if (outcome.status === "ready" && left && left !== chunkId) await releaseReadChunk(q, before.project_id, left, now);
+  return true;
+}
+
+/** Releases a chunk a file was read from and no longer is, past an upload's grace (as a chunk a file moved off). */
+async function releaseReadChunk(q: Queryable, projectId: string, chunkId: string, now: string): Promise<void> {
+  await releaseChunks(q, projectId, [chunkId], new Date(Date.parse(now) - CHUNK_GRACE_MS).toISOString(), now);
 }
 
 /**
@@ -358,6 +372,10 @@ export async function findLiveFile(q: Queryable, projectIds: readonly string[], 
  */
 export async function dropFileBytes(q: Queryable, projectId: string, fileId: string, chunkId: string, now: string): Promise<void> {
   await ensureEmptyChunk(q, projectId, now);
+  const before = await q.get<{ read_chunk_id: string | null }>("SELECT read_chunk_id FROM files WHERE file_id = ?", [fileId]);
   await q.execute("UPDATE files SET chunk_id = ?, file_size = 0, read_chunk_id = NULL WHERE file_id = ?", [EMPTY_CHUNK_ID, fileId]);
   await releaseChunks(q, projectId, [chunkId], "9999-12-31T23:59:59.999Z", now);
+  // The earlier reading's chunk, kept for it, goes as a chunk left by a new version would.
+  const left = before?.read_chunk_id;
+  if (left && left !== chunkId) await releaseReadChunk(q, projectId, left, now);
 }

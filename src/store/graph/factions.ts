@@ -12,6 +12,8 @@ export interface FactionKey {
   lineStart: number | null;
   lineEnd: number | null;
   headingPath: string;
+  /** Its text is stored as lines of the chunk read (see faction-text.ts). */
+  textAtLines: boolean;
 }
 
 export interface NewFaction {
@@ -25,18 +27,22 @@ export interface NewFaction {
   location: SourceLocation;
   headingPath: string;
   text: string;
+  /** Store the text as lines of the chunk read instead (see faction-text.ts). */
+  textAtLines?: boolean;
 }
 
 const COLUMNS = [
   "faction_id", "project_id", "file_id", "content_hash", "ordinal", "faction_type", "inferred_type",
   "line_start", "line_end", "pdf_page_start", "pdf_page_end", "audio_start_ms", "video_start_ms",
-  "heading_path", "text", "created_at", "updated_at",
+  "heading_path", "text", "text_at_lines", "created_at", "updated_at",
 ] as const;
 
 /** The file's live factions, in file order. */
 export async function liveFactionKeys(q: Queryable, fileId: string): Promise<FactionKey[]> {
-  const rows = await q.all<{ faction_id: string; content_hash: string; ordinal: number; line_start: number | null; line_end: number | null; heading_path: string }>(
-    "SELECT faction_id, content_hash, ordinal, line_start, line_end, heading_path FROM factions WHERE file_id = ? AND retired_at IS NULL ORDER BY ordinal",
+  const rows = await q.all<{
+    faction_id: string; content_hash: string; ordinal: number; line_start: number | null; line_end: number | null; heading_path: string; text_at_lines: number;
+  }>(
+    "SELECT faction_id, content_hash, ordinal, line_start, line_end, heading_path, text_at_lines FROM factions WHERE file_id = ? AND retired_at IS NULL ORDER BY ordinal",
     [fileId],
   );
   return rows.map((r) => ({
@@ -46,6 +52,7 @@ export async function liveFactionKeys(q: Queryable, fileId: string): Promise<Fac
     lineStart: r.line_start === null ? null : Number(r.line_start),
     lineEnd: r.line_end === null ? null : Number(r.line_end),
     headingPath: r.heading_path,
+    textAtLines: Number(r.text_at_lines) === 1,
   }));
 }
 
@@ -57,9 +64,14 @@ export async function insertFactions(q: Queryable, factions: readonly NewFaction
     factions.map((f) => [
       f.factionId, f.projectId, f.fileId, f.contentHash, f.ordinal, f.factionType, f.inferredType,
       f.location.lineStart ?? null, f.location.lineEnd ?? null, f.location.pdfPageStart ?? null, f.location.pdfPageEnd ?? null,
-      f.location.audioStartMs ?? null, f.location.videoStartMs ?? null, f.headingPath, f.text, now, now,
+      f.location.audioStartMs ?? null, f.location.videoStartMs ?? null, f.headingPath, f.textAtLines ? "" : f.text, f.textAtLines ? 1 : 0, now, now,
     ]),
   );
+}
+
+/** Stores a kept faction's text in the row, or as its lines of the chunk read (see faction-text.ts). */
+export async function storeFactionText(q: Queryable, factionId: string, text: string, atLines: boolean): Promise<void> {
+  await q.execute("UPDATE factions SET text = ?, text_at_lines = ? WHERE faction_id = ?", [atLines ? "" : text, atLines ? 1 : 0, factionId]);
 }
 
 /** Moves a kept faction to its new place in the file. */
@@ -85,7 +97,7 @@ export async function placeFaction(
  * lines, pages, times), for lineage. Its text, headings and content hash
  * go, so replaced or removed content (a secret, say) is not kept.
  */
-const PURGED_FACTION = "text = '', heading_path = '[]', content_hash = ''";
+const PURGED_FACTION = "text = '', text_at_lines = 0, heading_path = '[]', content_hash = ''";
 
 /** Retires factions and every cell cut from them, emptying their text. */
 export async function retireFactions(q: Queryable, factionIds: readonly string[], now: string): Promise<void> {

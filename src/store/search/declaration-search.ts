@@ -1,5 +1,7 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { fillTextAtLines } from "../graph/faction-text.js";
+import type { SlicedTextRow } from "../graph/faction-text.js";
 import { SYMBOL_FIELD_WEIGHTS } from "./symbol-search.js";
 import type { SymbolFieldWeights } from "./symbol-search.js";
 
@@ -82,10 +84,12 @@ export async function declarationCount(q: Queryable): Promise<number> {
 /** The text of each declaration's code unit (its faction), by symbol id; declarations with none are absent. */
 export async function declarationTexts(q: Queryable, projectIds: readonly string[], symbolIds: readonly string[]): Promise<Map<string, string>> {
   if (symbolIds.length === 0) return new Map();
-  const rows = await q.all<{ symbol_id: string; text: string }>(
-    `SELECT s.symbol_id, fa.text FROM symbols s JOIN factions fa ON fa.faction_id = s.faction_id
+  const rows = await q.all<SlicedTextRow & { symbol_id: string }>(
+    `SELECT s.symbol_id, fa.text, fa.text_at_lines, fa.line_start, fa.line_end, fi.project_id, fi.read_chunk_id
+     FROM symbols s JOIN factions fa ON fa.faction_id = s.faction_id JOIN files fi ON fi.file_id = fa.file_id
      WHERE s.project_id IN (${placeholders(projectIds.length)}) AND s.symbol_id IN (${placeholders(symbolIds.length)}) AND s.retired_at IS NULL`,
     [...projectIds, ...symbolIds],
   );
-  return new Map(rows.map((r) => [r.symbol_id, r.text]));
+  await fillTextAtLines(q, rows);
+  return new Map(rows.map((r) => [r.symbol_id, r.text ?? ""]));
 }

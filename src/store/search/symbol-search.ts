@@ -1,5 +1,7 @@
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
+import { fillTextAtLines } from "../graph/faction-text.js";
+import type { SlicedTextRow } from "../graph/faction-text.js";
 
 /** What one live declaration's search row is built from. */
 export interface SymbolSearchSource {
@@ -38,16 +40,16 @@ export const SYMBOL_FIELD_WEIGHTS: SymbolFieldWeights = [4, 2, 1, 1.5, 1];
 
 /** The live declarations of a file with their file path and code unit text. */
 export async function symbolSearchSources(q: Queryable, fileId: string): Promise<SymbolSearchSource[]> {
-  const rows = await q.all<{
-    rowid: number; name: string; qualified_name: string; signature: string; doc: string | null; path: string; body: string | null;
-  }>(
-    `SELECT s.rowid AS rowid, s.name, s.qualified_name, s.signature, s.doc, fi.path, fa.text AS body
+  const rows = await q.all<SlicedTextRow & { rowid: number; name: string; qualified_name: string; signature: string; doc: string | null; path: string }>(
+    `SELECT s.rowid AS rowid, s.name, s.qualified_name, s.signature, s.doc, fi.path, fa.text, fa.text_at_lines, fa.line_start, fa.line_end,
+       fi.project_id, fi.read_chunk_id
      FROM symbols s JOIN files fi ON fi.file_id = s.file_id LEFT JOIN factions fa ON fa.faction_id = s.faction_id
      WHERE s.file_id = ? AND s.retired_at IS NULL`,
     [fileId],
   );
+  await fillTextAtLines(q, rows);
   return rows.map((r) => ({
-    rowid: Number(r.rowid), name: r.name, qualifiedName: r.qualified_name, signature: r.signature, doc: r.doc, path: r.path, body: r.body,
+    rowid: Number(r.rowid), name: r.name, qualifiedName: r.qualified_name, signature: r.signature, doc: r.doc, path: r.path, body: r.text,
   }));
 }
 

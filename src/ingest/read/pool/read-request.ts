@@ -9,6 +9,7 @@ import type { Reader, ReaderInput, ReadOutput } from "../../../readers/reader.js
 import { spotDocument } from "../../../entities/spot-document.js";
 import { secretVerdictOnBytes, secretVerdictOnReading } from "../../secrets/secret-verdict.js";
 import { factionHash } from "../faction-hash.js";
+import { textAtLines } from "../../../store/graph/faction-text.js";
 import type { ThreadAnswer, ThreadRequest } from "./thread-protocol.js";
 
 const EMPTY: ReadOutput = { factions: [], cells: [] };
@@ -29,7 +30,8 @@ export async function readRequest(readers: readonly Reader[], request: ThreadReq
     const output = reader ? await reader.read(input) : EMPTY;
     const onReading = secretVerdictOnReading(file, output);
     if (onReading !== undefined) return { type: "refused", message: onReading };
-    return { type: "done", output, entities: output.code ? undefined : spotDocument(output), factionHashes: output.factions.map(factionHash) };
+    const entities = output.code ? undefined : spotDocument(output);
+    return { type: "done", output, entities, factionHashes: output.factions.map(factionHash), textAtLines: textAtLines(request.bytes, output.factions) };
   } catch (err) {
     return { type: "failed", message: err instanceof Error ? err.message : String(err) };
   }

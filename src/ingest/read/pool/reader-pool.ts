@@ -45,6 +45,8 @@ export interface Reading {
   readonly entities?: DocumentEntities | undefined;
   /** Each faction's content hash, when the thread worked them out. */
   readonly factionHashes?: readonly string[] | undefined;
+  /** Which factions' text is exactly their lines of the bytes, when the thread worked it out. */
+  readonly textAtLines?: readonly boolean[] | undefined;
 }
 
 /** One file to read. */
@@ -147,6 +149,11 @@ interface Slot {
 }
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
+
+/** The reading a host's answer carries. */
+function readingOf(answer: Extract<ThreadAnswer, { type: "done" }>): Reading {
+  return { output: answer.output, entities: answer.entities, factionHashes: answer.factionHashes, textAtLines: answer.textAtLines };
+}
 
 /** A buffer the thread can own: the view's whole ArrayBuffer, else a copy. */
 function ownedBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
@@ -276,7 +283,7 @@ export class ReaderPool {
             },
             (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))),
           );
-        } else if (answer.type === "done") settle(undefined, { output: answer.output, entities: answer.entities, factionHashes: answer.factionHashes });
+        } else if (answer.type === "done") settle(undefined, readingOf(answer));
         else if (answer.type === "refused") settle(new CredentialRefusal(answer.message));
         else settle(new Error(answer.message));
       });
@@ -381,7 +388,7 @@ export class ReaderPool {
       slot.ready = true;
       this.#wakeReadyWaiters();
     }
-    else if (answer.type === "done") this.#finish(slot)?.resolve({ output: answer.output, entities: answer.entities, factionHashes: answer.factionHashes });
+    else if (answer.type === "done") this.#finish(slot)?.resolve(readingOf(answer));
     else if (answer.type === "refused") this.#finish(slot)?.reject(new CredentialRefusal(answer.message));
     else this.#finish(slot)?.reject(new Error(answer.message));
     if (slot.posted > 0) this.#startLimit(slot);

@@ -26,9 +26,17 @@ export type ThreadAnswer =
   /**
    * `entities`: a document's names, spotted in the thread (absent for code);
    * `factionHashes`: each faction's content hash (`factionHash`), worked out
-   * in the thread so persisting a reading does not hash every faction again.
+   * in the thread so persisting a reading does not hash every faction again;
+   * `textAtLines`: which factions' text is exactly their lines of the bytes
+   * (stored as such: see store/graph/faction-text.ts).
    */
-  | { readonly type: "done"; readonly output: ReadOutput; readonly entities?: DocumentEntities; readonly factionHashes?: readonly string[] }
+  | {
+      readonly type: "done";
+      readonly output: ReadOutput;
+      readonly entities?: DocumentEntities;
+      readonly factionHashes?: readonly string[];
+      readonly textAtLines?: readonly boolean[];
+    }
   | { readonly type: "failed"; readonly message: string }
   /** The bytes or the reading look like a credential: the file fails and nothing of it is kept. */
   | { readonly type: "refused"; readonly message: string };
