@@ -8,6 +8,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { readerFor } from "../../src/readers/index.js";
 import { openDatabase } from "../../src/store/db.js";
+import { getChunkBytes } from "../../src/store/files/chunks.js";
+import { fillTextAtLines } from "../../src/store/graph/faction-text.js";
+import type { SlicedTextRow } from "../../src/store/graph/faction-text.js";
 import type { Queryable } from "../../src/store/db.js";
 
 /** What the client knows about one path: the acknowledged version and any unanswered attempts since. */
@@ -162,12 +165,12 @@ async function duplicateViolations(db: Queryable): Promise<string[]> {
   return out;
 }
 
-/** Every stored chunk's bytes hash to its id and match its size. */
+/** Every stored chunk's bytes (inflated when stored deflated) hash to its id and match its size. */
 async function chunkViolations(db: Queryable): Promise<string[]> {
   const out: string[] = [];
-  const rows = await db.all<{ chunk_id: string; size: number; bytes: ArrayBuffer }>("SELECT chunk_id, size, bytes FROM chunks");
+  const rows = await db.all<{ project_id: string; chunk_id: string; size: number }>("SELECT project_id, chunk_id, size FROM chunks");
   for (const r of rows) {
-    const bytes = new Uint8Array(r.bytes);
+    const bytes = (await getChunkBytes(db, r.project_id, r.chunk_id))!;
     if (`sha256:${sha256Hex(bytes)}` !== r.chunk_id) out.push(`chunk ${r.chunk_id.slice(0, 20)}… holds bytes of another hash`);
     if (bytes.byteLength !== Number(r.size)) out.push(`chunk ${r.chunk_id.slice(0, 20)}… size ${r.size} but ${bytes.byteLength} bytes`);
   }
@@ -176,6 +179,7 @@ async function chunkViolations(db: Queryable): Promise<string[]> {
 
 interface FileRow {
   file_id: string;
+  project_id: string;
   path: string;
   status: string;
   chunk_id: string;
@@ -213,10 +217,10 @@ async function expectedFileViolations(db: Queryable, options: CheckOptions): Pro
 async function expectedReading(db: Queryable, file: FileRow, chunkId: string): Promise<Reading | undefined> {
   const cached = readingCache.get(`${file.content_type} ${file.path} ${chunkId}`);
   if (cached) return cached;
-  const row = await db.get<{ bytes: ArrayBuffer }>("SELECT bytes FROM chunks WHERE chunk_id = ?", [chunkId]);
-  if (!row) return undefined;
+  const bytes = await getChunkBytes(db, file.project_id, chunkId);
+  if (!bytes) return undefined;
   const reader = readerFor({ path: file.path, contentType: file.content_type });
-  const output = reader ? await reader.read({ path: file.path, contentType: file.content_type, bytes: new Uint8Array(row.bytes) }) : { factions: [], cells: [] };
+  const output = reader ? await reader.read({ path: file.path, contentType: file.content_type, bytes }) : { factions: [], cells: [] };
   const reading = { factions: output.factions.map((f) => `${f.factionType}:${f.text}`), cells: output.cells.map((c) => c.text) };
   readingCache.set(`${file.content_type} ${file.path} ${chunkId}`, reading);
   return reading;
@@ -232,10 +236,13 @@ async function readingViolations(db: Queryable): Promise<string[]> {
   const files = await db.all<FileRow>("SELECT * FROM files WHERE status <> 'retired'");
   for (const f of files) {
     if (f.status === "ready" && f.read_chunk_id !== f.chunk_id) out.push(`${f.path}: ready but last read from other bytes`);
-    const factions = await db.all<{ faction_type: string; text: string }>(
-      "SELECT faction_type, text FROM factions WHERE file_id = ? AND retired_at IS NULL ORDER BY ordinal",
+    // A code unit stored as its lines is read back from the bytes the file was read from, as the store reads it.
+    const factions = await db.all<SlicedTextRow & { faction_type: string }>(
+      `SELECT fa.faction_type, fa.text, fa.text_at_lines, fa.line_start, fa.line_end, fi.project_id, fi.read_chunk_id
+       FROM factions fa JOIN files fi ON fi.file_id = fa.file_id WHERE fa.file_id = ? AND fa.retired_at IS NULL ORDER BY fa.ordinal`,
       [f.file_id],
     );
+    await fillTextAtLines(db, factions);
     const cells = await db.all<{ text: string }>("SELECT text FROM cells WHERE file_id = ? AND retired_at IS NULL ORDER BY ordinal", [f.file_id]);
     if (f.read_chunk_id === null) {
       if (factions.length + cells.length > 0) out.push(`${f.path}: never read, yet ${factions.length} live factions and ${cells.length} live cells`);
@@ -243,8 +250,7 @@ async function readingViolations(db: Queryable): Promise<string[]> {
     }
     const want = await expectedReading(db, f, f.read_chunk_id);
     if (!want) {
-      // A file moved to new bytes releases the old ones at once; its old reading stays until the re-read.
-      if (f.read_chunk_id !== f.chunk_id) continue;
+      // The bytes a live reading was read from stay until the next reading commits (its code units may be lines of them).
       out.push(`${f.path}: the bytes it was read from are gone`);
       continue;
     }
