@@ -4,7 +4,7 @@ import type { Tools } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
 import type { Queryable } from "../../store/db.js";
-import { EMPTY_CHUNK_ID, chunkIdOf, packChunk, projectStoredBytes, putIngestedChunk } from "../../store/files/chunks.js";
+import { EMPTY_CHUNK_ID, chunkIdOf, packChunks, projectStoredBytes, putIngestedChunk } from "../../store/files/chunks.js";
 import type { StoredChunk } from "../../store/files/chunks.js";
 import { retireFileDerivations } from "../../store/graph/factions.js";
 import { chunkOfPath, retireFilesByPath, upsertQueuedFile, upsertRefusedFile } from "../../store/files/files.js";
@@ -48,7 +48,7 @@ export async function ingestBatch(
   const { projectId } = scope;
   if (files.length === 0) throw new AppError("no_files");
   const { accepted, refused, refusedFiles } = acceptFiles(files);
-  const packed = await Promise.all(accepted.map((f) => packChunk(f.bytes)));
+  const packed = await packChunks(accepted.map((f) => f.bytes));
   const nowMs = tools.clock();
   const now = new Date(nowMs).toISOString();
   return db.transaction(async (tx) => {
