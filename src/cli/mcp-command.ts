@@ -35,8 +35,9 @@ export function mcpCommand(): Command {
           });
           try {
             open({ service: app.service, catalog: app.mcpCatalog, maxResultTokens: config.maxResultTokens, endpoints: app.endpoints, principal: localPrincipal(local, config.submitType ?? null), projectId: local.projectId });
-            // The token counter's tables (~0.2 s) load once the held messages are answered, not in the first packed answer.
-            setTimeout(() => app.tools.tokens(""), 0);
+            // The token counter's tables (~0.2 s) load a second after start, once a client's first messages
+            // (initialize, tools/list) are answered and before its first packed answer is likely asked for.
+            setTimeout(() => app.tools.tokens(""), 1000).unref();
             await serving;
           } finally {
             await watch?.close();
