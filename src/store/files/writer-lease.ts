@@ -15,9 +15,19 @@ export async function takeWriterLease(q: Queryable, holder: string, nowMs: numbe
   return r.rowsAffected > 0;
 }
 
-/** Whether `holder` holds the writer lease at `nowMs` (checked inside a writer's transaction). */
-export async function holdsWriterLease(q: Queryable, holder: string, nowMs: number): Promise<boolean> {
-  return (await q.get("SELECT 1 FROM writer_lease WHERE lease = 1 AND holder = ? AND expires_at >= ?", [holder, nowMs])) !== undefined;
+/**
+ * Whether the lease row names `holder`, asked inside a writer's transaction
+ * before it claims or commits. Its term is not asked: the term lets another
+ * process take the lease, and one that did has put its own name in the row,
+ * which this transaction (holding the write lock) sees. A holder whose term
+ * ran out because its renewal came late (its thread was busy with a long
+ * commit) and that no one replaced is still the only writer, and goes on:
+ * refusing it made the claim find "nothing to claim" — the worker reported
+ * idle with files queued — and threw readings away, leaving their files
+ * `reading` until a restart.
+ */
+export async function holdsWriterLease(q: Queryable, holder: string): Promise<boolean> {
+  return (await q.get("SELECT 1 FROM writer_lease WHERE lease = 1 AND holder = ?", [holder])) !== undefined;
 }
 
 /** Gives the lease up (a clean stop): another process takes it at its next try. */

@@ -100,7 +100,7 @@ export class LeasedWorker {
   }
 
   async #lead(): Promise<void> {
-    const worker = this.#make((tx) => holdsWriterLease(tx, this.holder, Date.now()));
+    const worker = this.#make((tx) => holdsWriterLease(tx, this.holder));
     this.#worker = worker;
     log.info("holding the writer lease", { holder: this.holder });
     await worker.start();
