@@ -34,14 +34,20 @@ export function handle(path: string): string {
 }
 `;
 
+/** A project of the three files above, read. */
+async function booksWorld(): Promise<TestWorld> {
+  const w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+  await ingest(w, [fileEntry("src/books/core.ts", CORE), fileEntry("src/books/ledger-report.ts", REPORT), fileEntry("src/http/handle.ts", HANDLER)]);
+  await w.app.worker.whenIdle();
+  return w;
+}
+
 describe("file ranking: a question's first word as a name", () => {
   let w: TestWorld;
   const scores = async (question: string) => new Map((await rankFiles(w.app.db, [w.projectId], question)).map((f) => [f.path, f.score]));
 
   beforeAll(async () => {
-    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
-    await ingest(w, [fileEntry("src/books/core.ts", CORE), fileEntry("src/books/ledger-report.ts", REPORT), fileEntry("src/http/handle.ts", HANDLER)]);
-    await w.app.worker.whenIdle();
+    w = await booksWorld();
   });
   afterAll(async () => {
     await w.close();
@@ -99,9 +105,7 @@ describe("file ranking: a whole issue is a task, not a search", () => {
     new Map((await rankFiles(w.app.db, [w.projectId], text, new Map(), weights)).map((f) => [f.path, f.score]));
 
   beforeAll(async () => {
-    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
-    await ingest(w, [fileEntry("src/books/core.ts", CORE), fileEntry("src/books/ledger-report.ts", REPORT), fileEntry("src/http/handle.ts", HANDLER)]);
-    await w.app.worker.whenIdle();
+    w = await booksWorld();
   });
   afterAll(async () => {
     await w.close();
