@@ -46,6 +46,8 @@ const DEFLATE_OPTIONS = { level: 1, strategy: constants.Z_DEFAULT_STRATEGY };
 /** Below this many bytes a chunk is stored as it is (the saving is nothing). */
 const DEFLATE_MIN_BYTES = 64;
 const deflateAsync = promisify(deflateRaw);
+/** Files deflated at once by `packChunks`. */
+const PACK_AT_ONCE = 4;
 
 const storedForm = (bytes: Uint8Array, deflated: Uint8Array | undefined): StoredChunk =>
   deflated && deflated.byteLength <= bytes.byteLength * 0.875 ? { bytes: deflated, deflated: true } : { bytes, deflated: false };
@@ -78,7 +80,6 @@ export async function packChunks(list: readonly Uint8Array[]): Promise<StoredChu
   await Promise.all(Array.from({ length: Math.min(PACK_AT_ONCE, list.length) }, lane));
   return out;
 }
-const PACK_AT_ONCE = 4;
 
 /** The same, at once (a single small upload, a test). */
 export function packChunkNow(bytes: Uint8Array): StoredChunk {
