@@ -73,9 +73,10 @@ export const FILE_RANK_WEIGHTS: FileRankWeights = {
  * structural standing of a file (the code pack's declarations and graph
  * walks from the names the task writes) weighs six times a question's.
  * Capitalised prose words (`The`, `When`, `Python`) are not names in an
- * issue: only code-shaped words and code spans are.
+ * issue: only code-shaped words and code spans are. Text, stem and
+ * rarity stay as they were when these weights were chosen (SWE-bench's
+ * issues are no short questions).
  */
-// Text, stem and rarity as they were when the task weights were chosen (SWE-bench's issues are no short questions).
 export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, text: 1, stem: 1, rarity: 0.5, extra: 3, proseNames: 0 };
 
 export interface RankedCodeFile {
