@@ -68,6 +68,8 @@ export interface Config {
    * local owner has none and `object_submit` says so.
    */
   readonly submitType: string | undefined;
+  /** Where the JSON log records go (`PKS_LOG`): `stderr` (the default) or nowhere, `silent`. */
+  readonly logs: "stderr" | "silent";
 }
 
 /** Flags as the CLI collected them; each overrides its environment variable. */
@@ -108,6 +110,7 @@ const schema = z.object({
   fetchTimeoutMs: z.coerce.number().int().positive(),
   maxResultTokens: z.coerce.number().int().min(1000),
   submitType: z.string().trim().min(1, "must name an artifact schema id").optional(),
+  logs: z.enum(["stderr", "silent"]),
   tools: list.refine((names) => names.length > 0, "names no tool or profile (all, code, or tool names, comma-separated)"),
 });
 
@@ -136,6 +139,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     tools: flags.tools ?? env.PKS_TOOLS ?? "all",
     maxResultTokens: env.PKS_MAX_RESULT_TOKENS ?? 25_000,
     submitType: flags.submitType ?? env.PKS_SUBMIT_TYPE,
+    logs: env.PKS_LOG || "stderr",
   });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -160,5 +164,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     tools: Object.freeze(c.tools),
     maxResultTokens: c.maxResultTokens,
     submitType: c.submitType,
+    logs: c.logs,
   });
 }

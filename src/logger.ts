@@ -19,20 +19,33 @@ export interface LogRecord {
   readonly [field: string]: unknown;
 }
 
-/** Something that hears every record, whatever `PKS_LOG` says about stderr. */
+/** Something that hears every record, whatever the output is. */
 export type LogListener = (record: LogRecord) => void;
 
+/** Where records go besides the listeners: `stderr`, or nowhere (`silent`). */
+export type LogOutput = "stderr" | "silent";
+
 const listeners = new Set<LogListener>();
+let output: LogOutput = "stderr";
+
+/**
+ * Sets where this thread's records go besides the listeners. The process's
+ * choice is a setting (`PKS_LOG`, parsed in src/config.ts) and `createApp`
+ * applies it; a thread that hands its records to another one (the writer
+ * thread) is silent, so each record is written once.
+ */
+export function setLogOutput(to: LogOutput): void {
+  output = to;
+}
 
 function write(level: LogLevel, msg: string, fields?: Fields): void {
-  if (process.env.PKS_LOG === "silent" && listeners.size === 0) return;
+  if (output === "silent" && listeners.size === 0) return;
   const line: Fields = { t: new Date().toISOString(), level, msg };
   for (const [k, v] of Object.entries(fields ?? {})) line[k] = v instanceof Error ? describeError(v) : v;
   emit(line);
 }
 
 function emit(line: Fields): void {
-  const silent = process.env.PKS_LOG === "silent";
   for (const listener of listeners) {
     try {
       listener(line as unknown as LogRecord);
@@ -40,7 +53,7 @@ function emit(line: Fields): void {
       // A listener's failure is its own: logging goes on for everyone else.
     }
   }
-  if (!silent) process.stderr.write(`${JSON.stringify(line)}\n`);
+  if (output === "stderr") process.stderr.write(`${JSON.stringify(line)}\n`);
 }
 
 function describeError(e: Error): Fields {

@@ -168,7 +168,7 @@ describe("the reading worker", () => {
     await held.app.deps.db.execute("UPDATE files SET status = 'reading' WHERE path = 'b.md'");
     await held.app.close();
 
-    const again = await createApp(loadConfig({ root: held.root, db: dbUrl }, {}));
+    const again = await createApp(loadConfig({ root: held.root, db: dbUrl }, { PKS_LOG: "silent" }));
     await again.worker.whenIdle();
     const rows = await again.deps.db.all<{ status: string; reads: number }>("SELECT status, reads FROM files");
     expect(rows).toHaveLength(3);

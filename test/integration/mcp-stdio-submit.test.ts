@@ -32,7 +32,7 @@ describe("object_submit over stdio", () => {
   beforeAll(async () => {
     root = mkdtempSync(join(tmpdir(), "pks-stdio-submit-"));
     // The owner makes the folder's artifact schema (as POST /v1/artifact-schemas does) in the folder's own database.
-    const app = await createApp(loadConfig({ root }, {}), { startWorker: false });
+    const app = await createApp(loadConfig({ root }, { PKS_LOG: "silent" }), { startWorker: false });
     try {
       const local = await ensureLocalProject(app.deps.db, root);
       const fields = [{ name: "name", type: "string", required: true }, { name: "score", type: "integer" }];

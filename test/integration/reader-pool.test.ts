@@ -95,7 +95,8 @@ describe("reader pool: a hostile file fails alone and the server keeps answering
       `spin: failed ${failedAfter} ms after the kick (limit 1500 ms), both files settled in ${elapsed} ms; ` +
         `20 GET …/files meanwhile: p50 ${p50.toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`,
     );
-    expect(failedAfter).toBeLessThan(1500 + 1000);
+    // The limit, not the end of the test, stopped the spin (the message says which limit); the slack is a loaded host's.
+    expect(failedAfter).toBeLessThan(1500 + 10_000);
     expect(p95).toBeLessThan(500);
     // The terminated thread was replaced: the next file is read.
     await ingestAndRead(w, worker, [fileEntry("later.md", "# Later\n")]);
@@ -207,7 +208,7 @@ describe("attempts: an interrupted reading is retried in a process of its own", 
   it("a restart reads every interrupted file, however often it was interrupted, and settles the attempts", async () => {
     const { dbUrl, held } = await interruptedWorld();
     await held.app.close();
-    const app = await createApp(loadConfig({ root: held.root, db: dbUrl }, {}));
+    const app = await createApp(loadConfig({ root: held.root, db: dbUrl }, { PKS_LOG: "silent" }));
     await app.worker.whenIdle();
     const again: TestWorld = { ...held, app, close: () => app.close() };
     const files = await fileStates(again);

@@ -17,7 +17,7 @@ const asRoot = process.getuid?.() === 0;
 async function startError(dbPath: string): Promise<string> {
   const root = mkdtempSync(join(tmpdir(), "pks-start-root-"));
   try {
-    const app = await createApp(loadConfig({ root, db: `file:${dbPath}` }, {}));
+    const app = await createApp(loadConfig({ root, db: `file:${dbPath}` }, { PKS_LOG: "silent" }));
     await app.close();
     return "started";
   } catch (err) {

@@ -448,7 +448,7 @@ describe("a task left running by a killed process", () => {
 
     let app: App | undefined;
     try {
-      app = await createApp(loadConfig({ root: held.root, db: dbUrl }, {}), { taskKinds: kinds, actions });
+      app = await createApp(loadConfig({ root: held.root, db: dbUrl }, { PKS_LOG: "silent" }), { taskKinds: kinds, actions });
       await app.tasks.whenIdle();
       expect(seen.runs.filter((id) => id === resumed.taskId)).toHaveLength(1);
       expect(seen.runs.filter((id) => id === waiting.taskId)).toHaveLength(1);

@@ -15,6 +15,13 @@ describe("config", () => {
     expect(loadConfig({ root: "/r", port: "7000", db: "file:/r/other.db" }, env)).toMatchObject({ port: 7000, dbUrl: "file:/r/other.db" });
   });
 
+  it("reads where logs go: stderr by default, silent on PKS_LOG=silent, and refuses anything else", () => {
+    expect(loadConfig({ root: "/r" }, {}).logs).toBe("stderr");
+    expect(loadConfig({ root: "/r" }, { PKS_LOG: "" }).logs).toBe("stderr");
+    expect(loadConfig({ root: "/r" }, { PKS_LOG: "silent" }).logs).toBe("silent");
+    expect(() => loadConfig({ root: "/r" }, { PKS_LOG: "quiet" })).toThrow(/invalid configuration: logs/);
+  });
+
   it("reads the fetch allow-list and time limit (empty and 30 s by default)", () => {
     expect(loadConfig({ root: "/r" }, {}).fetch).toEqual({ allow: [], timeoutMs: 30_000 });
     const c = loadConfig({ root: "/r" }, { PKS_FETCH_ALLOW: " 127.0.0.1:8080, docs.internal ,,10.0.0.0/8", PKS_FETCH_TIMEOUT_MS: "500" });

@@ -10,6 +10,7 @@ import { spotDocument } from "../../../entities/spot-document.js";
 import { secretVerdictOnBytes, secretVerdictOnReading } from "../../secrets/secret-verdict.js";
 import { factionHash } from "../faction-hash.js";
 import { textAtLines } from "../../../store/graph/faction-text.js";
+import { onLog, setLogOutput } from "../../../logger.js";
 import type { ThreadAnswer, ThreadRequest } from "./thread-protocol.js";
 
 const EMPTY: ReadOutput = { factions: [], cells: [] };
@@ -45,4 +46,15 @@ export function answerWith(post: (answer: ThreadAnswer) => void, answer: ThreadA
     const message = err instanceof Error ? err.message : String(err);
     post({ type: "failed", message: `the reading could not be passed back: ${message}` });
   }
+}
+
+/**
+ * Hands every record this reader thread or process logs to its pool, and
+ * writes none here: a reader has no settings of its own (they are the
+ * server's, parsed once), and the pool relays each record where the server
+ * writes its own.
+ */
+export function relayLogsTo(post: (answer: ThreadAnswer) => void): void {
+  setLogOutput("silent");
+  onLog((record) => post({ type: "log", record }));
 }

@@ -16,6 +16,7 @@ import type { ChildProcess } from "node:child_process";
 import type { Worker } from "node:worker_threads";
 import type { DocumentEntities } from "../../../entities/spot-document.js";
 import type { ReadOutput } from "../../../readers/reader.js";
+import { relayLog } from "../../../logger.js";
 import { DEFAULT_READERS_URL, spawnReaderProcess, spawnReaderThread } from "./spawn-reader.js";
 import { CredentialRefusal } from "../../secrets/secret-verdict.js";
 import type { ThreadAnswer } from "./thread-protocol.js";
@@ -265,7 +266,8 @@ export class ReaderPool {
         settle(new Error(`the reading stopped its reader process (${how})`));
       });
       child.on("message", (answer: ThreadAnswer) => {
-        if (answer.type === "ready") {
+        if (answer.type === "log") relayLog(answer.record);
+        else if (answer.type === "ready") {
           void task.load().then(
             (bytes) => {
               if (settled) return;
@@ -382,6 +384,7 @@ export class ReaderPool {
   }
 
   #answer(slot: Slot, answer: ThreadAnswer): void {
+    if (answer.type === "log") return relayLog(answer.record);
     clearTimeout(slot.timer);
     slot.timer = undefined;
     if (answer.type === "ready") {

@@ -16,7 +16,7 @@
  * the limit (the server's own limit, which normally ends it first, died with
  * the server).
  */
-import { answerWith, loadReaders, readRequest } from "./read-request.js";
+import { answerWith, loadReaders, readRequest, relayLogsTo } from "./read-request.js";
 import { startWatchdog } from "./reader-watchdog.js";
 import type { ThreadAnswer, ThreadRequest } from "./thread-protocol.js";
 
@@ -29,6 +29,7 @@ if (!(limitMs > 0)) throw new Error("the reader process needs its time limit in 
 const watchdog = startWatchdog(limitMs);
 const readers = await loadReaders(readersUrl);
 const post = (answer: ThreadAnswer) => void send(answer);
+relayLogsTo(post);
 
 process.on("disconnect", () => process.exit(0));
 process.on("message", (request: ThreadRequest) => {

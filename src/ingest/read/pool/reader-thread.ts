@@ -8,13 +8,14 @@
  * the order they came, so the answers come in that order too.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { answerWith, loadReaders, readRequest } from "./read-request.js";
+import { answerWith, loadReaders, readRequest, relayLogsTo } from "./read-request.js";
 import type { ThreadAnswer, ThreadData, ThreadRequest } from "./thread-protocol.js";
 
 const port = parentPort;
 if (!port) throw new Error("the reader thread runs only inside a worker thread");
 const readers = await loadReaders((workerData as ThreadData).readersUrl);
 const post = (answer: ThreadAnswer) => port.postMessage(answer);
+relayLogsTo(post);
 
 let tail: Promise<void> = Promise.resolve();
 port.on("message", (request: ThreadRequest) => {

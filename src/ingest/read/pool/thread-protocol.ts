@@ -4,6 +4,7 @@
  * so no message needs an id.
  */
 import type { DocumentEntities } from "../../../entities/spot-document.js";
+import type { LogRecord } from "../../../logger.js";
 import type { ReadOutput } from "../../../readers/reader.js";
 
 /** What a thread is given at start: the module whose `readers` export it runs. */
@@ -38,5 +39,11 @@ export type ThreadAnswer =
       readonly textAtLines?: readonly boolean[];
     }
   | { readonly type: "failed"; readonly message: string }
+  /**
+   * A record a reader logged: the thread (or process) writes none itself,
+   * its pool writes it, so `PKS_LOG` is obeyed in one place and MCP sessions
+   * hear it too. It may come at any time and answers no request.
+   */
+  | { readonly type: "log"; readonly record: LogRecord }
   /** The bytes or the reading look like a credential: the file fails and nothing of it is kept. */
   | { readonly type: "refused"; readonly message: string };

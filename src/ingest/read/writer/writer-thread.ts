@@ -8,7 +8,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { reviewTouched, TypingIndex } from "../../../categories/typing-index.js";
-import { onLog } from "../../../logger.js";
+import { onLog, setLogOutput } from "../../../logger.js";
 import { openDatabase } from "../../../store/db.js";
 import { SpaceFloor } from "../../../store/free-space.js";
 import { WriteTurns } from "../../../store/write-turns.js";
@@ -21,7 +21,7 @@ if (!port) throw new Error("the writer thread runs only inside a worker thread")
 const data = workerData as WriterData;
 const post = (answer: WriterAnswer) => port.postMessage(answer);
 // Records are written once, by the serving thread.
-process.env.PKS_LOG = "silent";
+setLogOutput("silent");
 onLog((record) => post({ type: "log", record }));
 
 try {
