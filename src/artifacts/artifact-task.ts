@@ -63,33 +63,47 @@ export function artifactTaskKind(options: ArtifactTaskOptions = {}): TaskKind {
       task.signal.throwIfAborted();
       const selection = await selectClaims(task.db, task.projectId, input.purpose);
       await step(1);
-      let body = composeBody(composition, selection.claims, task.tools);
+      const body = composeBody(composition, selection.claims, task.tools);
       await step(2);
 
-      const artifactId = await task.db.transaction(async (tx) => {
-        // A file re-read since the ranking may have retired a chosen cell:
-        // the body is composed again from the claims still live.
-        const live = await liveCellIds(tx, body.citations);
-        if (live.size < new Set(body.citations).size) {
-          const stillLive = await liveCellIds(tx, selection.claims.map((c) => c.cellId));
-          body = composeBody(composition, selection.claims.filter((c) => stillLive.has(c.cellId)), task.tools);
-        }
-        task.signal.throwIfAborted();
-        return upsertArtifact(tx, {
-          artifactId: newId("art"),
-          projectId: task.projectId,
-          taskId: task.taskId,
-          kind,
-          title: composition.title,
-          purpose: input.purpose,
-          body: body.body,
-          citations: body.citations,
-          corpusVersion: selection.corpusVersion,
-          now: new Date(task.tools.clock()).toISOString(),
-        });
-      });
+      const artifactId = await storeArtifact(task, composition, selection, body);
       await task.progress(STEPS, STEPS);
       return { artifactId, title: composition.title, kind };
     },
   };
+}
+
+/**
+ * Stores the composed artifact under the task's id. A file re-read since
+ * the ranking may have retired a chosen cell: the body is then composed
+ * again, inside the transaction, from the claims still live.
+ */
+async function storeArtifact(
+  task: TaskRun,
+  composition: Composition,
+  selection: Awaited<ReturnType<typeof selectClaims>>,
+  composed: ReturnType<typeof composeBody>,
+): Promise<string> {
+  const input = task.input as ArtifactInput;
+  return task.db.transaction(async (tx) => {
+    let body = composed;
+    const live = await liveCellIds(tx, body.citations);
+    if (live.size < new Set(body.citations).size) {
+      const stillLive = await liveCellIds(tx, selection.claims.map((c) => c.cellId));
+      body = composeBody(composition, selection.claims.filter((c) => stillLive.has(c.cellId)), task.tools);
+    }
+    task.signal.throwIfAborted();
+    return upsertArtifact(tx, {
+      artifactId: newId("art"),
+      projectId: task.projectId,
+      taskId: task.taskId,
+      kind: composition.kind,
+      title: composition.title,
+      purpose: input.purpose,
+      body: body.body,
+      citations: body.citations,
+      corpusVersion: selection.corpusVersion,
+      now: new Date(task.tools.clock()).toISOString(),
+    });
+  });
 }

@@ -268,62 +268,74 @@ function hoist(schema: OpenApiObject, name: string, schemas: Record<string, Open
   return { $ref: `#/components/schemas/${name}` };
 }
 
+/** The components every document starts with: how to authenticate, the paging headers, the error answers. */
 function baseComponents(): OpenApiObject {
-  const envelope = { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } };
-  const retryAfter = { "Retry-After": { $ref: "#/components/headers/RetryAfter" } };
   return {
-    securitySchemes: {
-      apiKey: {
-        type: "http",
-        scheme: "bearer",
-        bearerFormat: "pks_ + 49 base62 characters",
-        description: "An API key (`pks key create --user U`), sent as `Authorization: Bearer pks_…`.",
-      },
-      session: {
-        type: "http",
-        scheme: "bearer",
-        bearerFormat: "pkss_ + 43 base62 characters",
-        description: "A 12-hour session token from `POST /v1/sessions`, sent as `Authorization: Bearer pkss_…`.",
-      },
-    },
+    securitySchemes: securitySchemes(),
     headers: {
       XNextCursor: { description: "The cursor of the next page; empty on the last page.", schema: { type: "string" } },
       XTotalCount: { description: "The selection's exact size, on a first page where the read can know it.", schema: { type: "integer", minimum: 0 } },
       RetryAfter: { description: "Whole seconds to wait before trying again.", schema: { type: "integer", minimum: 1 } },
       WWWAuthenticate: { description: 'The bearer challenge: `Bearer realm="pks"`, plus `error="invalid_token"` when a credential was sent.', schema: { type: "string" } },
     },
-    responses: {
-      BadRequest: { description: "The input or the body was refused; the message names why.", content: envelope },
-      Unauthorized: {
-        description: "No valid credential: `invalid API key`, or `unauthorized` where a session token is required.",
-        headers: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } },
-        content: envelope,
-      },
-      Forbidden: { description: "Host or origin refused, key tier or access level too low.", content: envelope },
-      NotFound: { description: "The project, or the thing named in the path, is not found (or not visible to the caller).", content: envelope },
-      TooLarge: { description: "The request, or the project's storage, is over its limit.", content: envelope },
-      RateLimited: { description: "`rate limit exceeded`: over 60 requests in a rolling minute for this key.", headers: retryAfter, content: envelope },
-      Unavailable: { description: "The database is busy or the limiter cannot be read.", headers: retryAfter, content: envelope },
-      Error: { description: "Any other error, as the error envelope.", content: envelope },
+    responses: errorResponses(),
+    schemas: { ErrorEnvelope: errorEnvelope() },
+  };
+}
+
+function securitySchemes(): OpenApiObject {
+  return {
+    apiKey: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "pks_ + 49 base62 characters",
+      description: "An API key (`pks key create --user U`), sent as `Authorization: Bearer pks_…`.",
     },
-    schemas: {
-      ErrorEnvelope: {
+    session: {
+      type: "http",
+      scheme: "bearer",
+      bearerFormat: "pkss_ + 43 base62 characters",
+      description: "A 12-hour session token from `POST /v1/sessions`, sent as `Authorization: Bearer pkss_…`.",
+    },
+  };
+}
+
+/** The shared non-2xx answers, each the error envelope. */
+function errorResponses(): OpenApiObject {
+  const envelope = { "application/json": { schema: { $ref: "#/components/schemas/ErrorEnvelope" } } };
+  const retryAfter = { "Retry-After": { $ref: "#/components/headers/RetryAfter" } };
+  return {
+    BadRequest: { description: "The input or the body was refused; the message names why.", content: envelope },
+    Unauthorized: {
+      description: "No valid credential: `invalid API key`, or `unauthorized` where a session token is required.",
+      headers: { "WWW-Authenticate": { $ref: "#/components/headers/WWWAuthenticate" } },
+      content: envelope,
+    },
+    Forbidden: { description: "Host or origin refused, key tier or access level too low.", content: envelope },
+    NotFound: { description: "The project, or the thing named in the path, is not found (or not visible to the caller).", content: envelope },
+    TooLarge: { description: "The request, or the project's storage, is over its limit.", content: envelope },
+    RateLimited: { description: "`rate limit exceeded`: over 60 requests in a rolling minute for this key.", headers: retryAfter, content: envelope },
+    Unavailable: { description: "The database is busy or the limiter cannot be read.", headers: retryAfter, content: envelope },
+    Error: { description: "Any other error, as the error envelope.", content: envelope },
+  };
+}
+
+function errorEnvelope(): OpenApiObject {
+  return {
+    type: "object",
+    description: "The body of every non-2xx answer. Some errors add top-level fields (a 409 `schema_moved` carries `categorySchema`).",
+    properties: {
+      error: {
         type: "object",
-        description: "The body of every non-2xx answer. Some errors add top-level fields (a 409 `schema_moved` carries `categorySchema`).",
         properties: {
-          error: {
-            type: "object",
-            properties: {
-              status: { type: "integer", minimum: 400, maximum: 599 },
-              code: { type: "string", enum: Object.keys(ERROR_TABLE) },
-              message: { type: "string" },
-            },
-            required: ["status", "code", "message"],
-            additionalProperties: false,
-          },
+          status: { type: "integer", minimum: 400, maximum: 599 },
+          code: { type: "string", enum: Object.keys(ERROR_TABLE) },
+          message: { type: "string" },
         },
-        required: ["error"],
+        required: ["status", "code", "message"],
+        additionalProperties: false,
       },
     },
+    required: ["error"],
   };
 }

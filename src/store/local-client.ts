@@ -65,41 +65,48 @@ interface Prepared {
   readonly reader: boolean;
 }
 
+/** The most recently used short statements of one connection, prepared (see STATEMENT_CACHE). */
+class StatementCache {
+  readonly #db: Database.Database;
+  readonly #kept = new Map<string, Prepared>();
+
+  constructor(db: Database.Database) {
+    this.#db = db;
+  }
+
+  prepare(sql: string): Prepared {
+    const hit = this.#kept.get(sql);
+    if (hit) {
+      // Most recently used last: the first key is the one evicted.
+      this.#kept.delete(sql);
+      this.#kept.set(sql, hit);
+      return hit;
+    }
+    const statement = this.#db.prepare(sql);
+    const prepared = { statement, reader: statement.reader };
+    if (sql.length > CACHED_SQL_CHARS) return prepared;
+    this.#kept.set(sql, prepared);
+    if (this.#kept.size > STATEMENT_CACHE) this.#kept.delete(this.#kept.keys().next().value!);
+    return prepared;
+  }
+
+  clear(): void {
+    this.#kept.clear();
+  }
+}
+
 /** Opens `path` (a file path, or ":memory:") on one connection. */
 export function openLocalClient(path: string): SqlClient {
   const db = new Database(path);
-  const cache = new Map<string, Prepared>();
+  const statements = new StatementCache(db);
   let closed = false;
-
-  const prepare = (sql: string): Prepared => {
-    const hit = cache.get(sql);
-    if (hit) {
-      // Most recently used last: the first key is the one evicted.
-      cache.delete(sql);
-      cache.set(sql, hit);
-      return hit;
-    }
-    const statement = db.prepare(sql);
-    const prepared = { statement, reader: statement.reader };
-    if (sql.length > CACHED_SQL_CHARS) return prepared;
-    cache.set(sql, prepared);
-    if (cache.size > STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
-    return prepared;
-  };
-
   const run = (sql: string, args: InArgs | undefined): QueryResult => {
     try {
-      const { statement, reader } = prepare(sql);
-      // Always one array (or one object of named values): a lone Buffer argument would be taken for the parameters themselves.
-      const params = bindable(args);
-      if (reader) return resultOf(statement.all(params) as SqlRow[], 0, undefined);
-      const info = statement.run(params);
-      return resultOf([], info.changes, BigInt(info.lastInsertRowid));
+      return runPrepared(statements.prepare(sql), args);
     } catch (err) {
       throw asLibsqlError(err);
     }
   };
-
   const runner: SqlRunner = {
     execute: async ({ sql, args }) => run(sql, args),
     executeMultiple: async (sql) => {
@@ -110,7 +117,6 @@ export function openLocalClient(path: string): SqlClient {
       }
     },
   };
-
   return {
     ...runner,
     transaction: async () => {
@@ -128,22 +134,37 @@ export function openLocalClient(path: string): SqlClient {
       // The binding aborts the process on any use of a closed connection (inTransaction included).
       if (closed) return;
       closed = true;
-      cache.clear();
-      // The WAL is copied in and truncated first: SQLite removes it only when the
-      // last connection of every process closes, and a connection left to process
-      // exit (another thread's) kept vuejs/core's 13 MB WAL beside a 95 MB database.
-      if (!db.inTransaction && path !== ":memory:") {
-        try {
-          // Closing waits little for other processes' readers.
-          db.exec("PRAGMA busy_timeout = 200");
-          db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-        } catch {
-          // Busy (a reader of another process holds a snapshot): the WAL stays for the next checkpoint.
-        }
-      }
-      db.close();
+      statements.clear();
+      closeConnection(db, path);
     },
   };
+}
+
+function runPrepared({ statement, reader }: Prepared, args: InArgs | undefined): QueryResult {
+  // Always one array (or one object of named values): a lone Buffer argument would be taken for the parameters themselves.
+  const params = bindable(args);
+  if (reader) return resultOf(statement.all(params) as SqlRow[], 0, undefined);
+  const info = statement.run(params);
+  return resultOf([], info.changes, BigInt(info.lastInsertRowid));
+}
+
+/**
+ * Closes the connection, the WAL copied in and truncated first: SQLite
+ * removes it only when the last connection of every process closes, and a
+ * connection left to process exit (another thread's) kept vuejs/core's 13 MB
+ * WAL beside a 95 MB database.
+ */
+function closeConnection(db: Database.Database, path: string): void {
+  if (!db.inTransaction && path !== ":memory:") {
+    try {
+      // Closing waits little for other processes' readers.
+      db.exec("PRAGMA busy_timeout = 200");
+      db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    } catch {
+      // Busy (a reader of another process holds a snapshot): the WAL stays for the next checkpoint.
+    }
+  }
+  db.close();
 }
 
 function resultOf(rows: SqlRow[], rowsAffected: number, lastInsertRowid: bigint | undefined): QueryResult {

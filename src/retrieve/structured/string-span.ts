@@ -100,21 +100,29 @@ function judged(rule: number, span: { text: string; repeatsField: boolean; predi
  * to …" / "It is …".
  */
 export function stringSpans(clause: Clause, match: ClauseMatch, fieldName = ""): Span[] {
-  const { words } = clause;
   const field = new Set(match.at);
-  const out: Span[] = [];
-  if (match.at.length === 0) {
-    let i = 0;
-    if (PRONOUNS.has(lowerAt(words, 0))) i = 1;
-    const c = copulaAt(words, i);
-    if (c > 0) {
-      const s = spanFrom(clause, i + c, field);
-      if (s) out.push(judged(0.9, s));
-    }
-    return out.sort((a, b) => b.quality - a.quality);
-  }
+  if (match.at.length === 0) return carriedSpans(clause, field);
   const last = Math.max(...match.at);
   const first = Math.min(...match.at);
+  const out = afterFieldSpans(clause, last, field);
+  out.push(...subjectSpans(clause, match, first, field, agentStems(fieldName)));
+  const modifier = modifierSpan(clause, first);
+  if (modifier) out.push(modifier);
+  return out.sort((a, b) => b.quality - a.quality);
+}
+
+/** A clause carried from its row's first clause: only "It defaults to …" / "It is …" answers. */
+function carriedSpans(clause: Clause, field: ReadonlySet<number>): Span[] {
+  const i = PRONOUNS.has(lowerAt(clause.words, 0)) ? 1 : 0;
+  const c = copulaAt(clause.words, i);
+  const s = c > 0 ? spanFrom(clause, i + c, field) : undefined;
+  return s ? [judged(0.9, s)] : [];
+}
+
+/** Spans after the field's last word: a label, a copula, an apposition, a preposition. */
+function afterFieldSpans(clause: Clause, last: number, field: ReadonlySet<number>): Span[] {
+  const { words } = clause;
+  const out: Span[] = [];
   // Label: "origin: …", "Owner: Dana Reyes".
   const afterLast = clause.text.slice(words[last]!.end, words[last + 1]?.start ?? clause.text.length);
   // A version range keeps its operator: "engines.node: >=20".
@@ -140,16 +148,18 @@ export function stringSpans(clause: Clause, match: ClauseMatch, fieldName = ""):
     const s = spanFrom(clause, last + 2, field);
     if (s) out.push(judged(0.85, s));
   }
-  out.push(...subjectSpans(clause, match, first, field, agentStems(fieldName)));
-  // Modifier between a determiner and the field's first word: "the main branch".
+  return out;
+}
+
+/** A modifier between a determiner and the field's first word: "the main branch". */
+function modifierSpan(clause: Clause, first: number): Span | undefined {
+  const { words } = clause;
   let d = first - 1;
   while (d >= 0 && !DETERMINERS.has(lowerAt(words, d)) && first - d <= 3) d--;
-  if (d >= 0 && DETERMINERS.has(lowerAt(words, d)) && d < first - 1) {
-    const mods = words.slice(d + 1, first);
-    const plain = mods.every((w) => !/(?:ed|ing)$/.test(w.lower) && w.lower.length > 1);
-    if (plain) out.push(judged(0.7, { text: clause.text.slice(mods[0]!.start, mods.at(-1)!.end), repeatsField: false }));
-  }
-  return out.sort((a, b) => b.quality - a.quality);
+  if (d < 0 || !DETERMINERS.has(lowerAt(words, d)) || d >= first - 1) return undefined;
+  const mods = words.slice(d + 1, first);
+  const plain = mods.every((w) => !/(?:ed|ing)$/.test(w.lower) && w.lower.length > 1);
+  return plain ? judged(0.7, { text: clause.text.slice(mods[0]!.start, mods.at(-1)!.end), repeatsField: false }) : undefined;
 }
 
 /** Verbs that state who or what a thing is: "Bob Smith is the account executive". */
