@@ -3,7 +3,6 @@ import { INGEST_BODY_LIMIT, defineEndpoint } from "../core/endpoint.js";
 import type { AnyEndpoint } from "../core/endpoint.js";
 import { AppError } from "../errors.js";
 import { fileSchema } from "../graph/resources.js";
-import { decodeBase64 } from "./accept/accept-files.js";
 import { scanDecodedText } from "./secrets/scan-for-secrets.js";
 import type { IncomingFile } from "./accept/accept-files.js";
 import { CHUNK_ID, findMissingChunks, storeChunk } from "./accept/chunks.js";
@@ -155,14 +154,8 @@ export const ingestEndpoints: AnyEndpoint[] = [
   }),
 ];
 
+/** An entry as it came: its base64 `content` is decoded with the per-file checks (off the serving thread when large). */
 function toIncoming(f: unknown): IncomingFile {
   const o = (f !== null && typeof f === "object" && !Array.isArray(f) ? f : {}) as Record<string, unknown>;
-  const decoded = decodeBase64(o.content);
-  return {
-    path: o.path,
-    bytes: "bytes" in decoded ? decoded.bytes : undefined,
-    bytesProblem: "problem" in decoded ? decoded.problem : undefined,
-    contentType: o.contentType,
-    includeSecret: o.includeSecret,
-  };
+  return { path: o.path, content: o.content, contentType: o.contentType, includeSecret: o.includeSecret };
 }

@@ -2,11 +2,19 @@ import { classifyFile, defaultContentType } from "./media-types.js";
 import type { FileType } from "./media-types.js";
 import { normalizePath } from "./normalize-path.js";
 import { scanDecodedText, scanForSecrets } from "../secrets/scan-for-secrets.js";
+import { chunkIdOf, packChunkNow } from "../../store/files/chunks.js";
+import type { StoredChunk } from "../../store/files/chunks.js";
 
-/** One file as a caller hands it over (bytes already decoded). */
+/**
+ * One file as a caller hands it over: its bytes, or `content` as it came
+ * over the wire (base64, decoded with the other per-file checks, off the
+ * serving thread for a large upload: see accept-pool.ts).
+ */
 export interface IncomingFile {
   path: unknown;
-  bytes: Uint8Array | undefined;
+  bytes?: Uint8Array | undefined;
+  /** The base64 text of the bytes, when `bytes` is not given. */
+  content?: unknown;
   /** Why the bytes could not be had (e.g. bad base64), when `bytes` is undefined. */
   bytesProblem?: string;
   contentType?: unknown;
@@ -19,6 +27,21 @@ export interface AcceptedFile {
   bytes: Uint8Array;
   contentType: string;
   fileType: FileType;
+  /** The caller named this file with `includeSecret: true` (kept: the reading is scanned again). */
+  includeSecret: boolean;
+}
+
+/** An accepted file ready to store: its chunk id and its stored (maybe deflated) form worked out. */
+export interface PackedFile extends AcceptedFile {
+  chunkId: string;
+  stored: StoredChunk;
+}
+
+/** What the per-file checks of an ingest call decided (see `acceptFiles`). */
+export interface Acceptance<F extends AcceptedFile = AcceptedFile> {
+  accepted: F[];
+  refused: Refusal[];
+  refusedFiles: RefusedFile[];
 }
 
 export interface Refusal {
@@ -43,7 +66,7 @@ export interface RefusedFile {
  * credential scan. A refusal names the path and why; it never stops the rest.
  * `refusedFiles` are the refusals for content, each once per path.
  */
-export function acceptFiles(files: readonly IncomingFile[]): { accepted: AcceptedFile[]; refused: Refusal[]; refusedFiles: RefusedFile[] } {
+export function acceptFiles(files: readonly IncomingFile[]): Acceptance {
   const accepted: AcceptedFile[] = [];
   const refused: Refusal[] = [];
   const refusedFiles: RefusedFile[] = [];
@@ -73,22 +96,34 @@ function checkFile(f: IncomingFile): AcceptedFile | { reason: string; file?: Ref
   // A path is listed and shown everywhere the file is, includeSecret or not: a credential in it is never stored.
   const inPath = scanDecodedText(norm.path);
   if (inPath) return { reason: `path looks like a credential (rule ${inPath.rule}); rename the file` };
-  if (!f.bytes) return { reason: f.bytesProblem ?? "content is missing" };
+  const got = f.bytes ? { bytes: f.bytes } : f.content !== undefined ? decodeBase64(f.content) : { problem: f.bytesProblem ?? "content is missing" };
+  if ("problem" in got) return { reason: got.problem };
+  const { bytes } = got;
   if (f.contentType !== undefined && (typeof f.contentType !== "string" || !/^[\w.+-]+\/[\w.+-]+/.test(f.contentType))) {
     return { reason: "contentType is not a media type" };
   }
   if (f.includeSecret !== undefined && typeof f.includeSecret !== "boolean") return { reason: "includeSecret must be a boolean" };
   if (f.includeSecret !== true) {
-    const finding = scanForSecrets(norm.path, f.bytes);
+    const finding = scanForSecrets(norm.path, bytes);
     if (finding) {
       const where = finding.line > 0 ? `, line ${finding.line}` : "";
       const reason = `looks like a credential (rule ${finding.rule}${where}); name this path with includeSecret to read it`;
       const contentType = contentTypeOf(f, norm.path);
-      return { reason, file: { path: norm.path, contentType, fileType: classifyFile(norm.path, contentType, f.bytes), reason } };
+      return { reason, file: { path: norm.path, contentType, fileType: classifyFile(norm.path, contentType, bytes), reason } };
     }
   }
   const contentType = contentTypeOf(f, norm.path);
-  return { path: norm.path, bytes: f.bytes, contentType, fileType: classifyFile(norm.path, contentType, f.bytes) };
+  return { path: norm.path, bytes, contentType, fileType: classifyFile(norm.path, contentType, bytes), includeSecret: f.includeSecret === true };
+}
+
+/**
+ * The per-file checks, then each accepted file's chunk id (SHA-256) and
+ * stored form (deflated): all the CPU an ingest call costs before its
+ * transaction, in one pure step a thread can run (accept-pool.ts).
+ */
+export function acceptAndPack(files: readonly IncomingFile[]): Acceptance<PackedFile> {
+  const { accepted, refused, refusedFiles } = acceptFiles(files);
+  return { accepted: accepted.map((f) => ({ ...f, chunkId: chunkIdOf(f.bytes), stored: packChunkNow(f.bytes) })), refused, refusedFiles };
 }
 
 /** The declared media type, lower-cased, or the one the path's extension implies. */

@@ -4,17 +4,15 @@ import type { Tools } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
 import type { Db } from "../../store/db.js";
 import type { Queryable } from "../../store/db.js";
-import { EMPTY_CHUNK_ID, chunkIdOf, packChunks, projectStoredBytes, putIngestedChunk } from "../../store/files/chunks.js";
-import type { StoredChunk } from "../../store/files/chunks.js";
+import { EMPTY_CHUNK_ID, projectStoredBytes, putIngestedChunk } from "../../store/files/chunks.js";
 import { retireFileDerivations } from "../../store/graph/factions.js";
 import { chunkOfPath, retireFilesByPath, upsertQueuedFile, upsertRefusedFile } from "../../store/files/files.js";
 import type { FileOrigin, RefusedVersion } from "../../store/files/files.js";
 import { touchLease } from "../../store/files/leases.js";
 import { bumpCorpusVersion, corpusVersion } from "../../store/access/projects.js";
 import { unindexFile } from "../../store/search/search-index.js";
-import { acceptFiles } from "./accept-files.js";
-import { normalizePath } from "./normalize-path.js";
-import type { AcceptedFile, IncomingFile, Refusal } from "./accept-files.js";
+import { acceptUpload } from "./accept-pool.js";
+import type { IncomingFile, PackedFile, Refusal } from "./accept-files.js";
 import { DEFAULT_PROJECT_QUOTA_BYTES, assertWithinQuota, releaseLeftChunks } from "./storage.js";
 
 /** What an ingest call answers: accepted files (queued), refusals with reasons, the lease and the new corpus version. */
@@ -35,8 +33,9 @@ export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;
  * one to the corpus version. A batch that would take the project's stored
  * bytes over `quotaBytes` is refused whole (413 `quota_exceeded`) and
  * nothing of it is stored. When this returns, everything accepted is
- * committed; reading happens later, detached. The bytes are packed for
- * storing (deflated, on libuv's threads) before the transaction opens.
+ * committed; reading happens later, detached. The checks, hashes and
+ * packing (deflate) run before the transaction opens, off the serving
+ * thread for a large call (accept-pool.ts), so the transaction only writes.
  */
 export async function ingestBatch(
   db: Db,
@@ -47,8 +46,7 @@ export async function ingestBatch(
   const { files, intent, origin } = input;
   const { projectId } = scope;
   if (files.length === 0) throw new AppError("no_files");
-  const { accepted, refused, refusedFiles } = acceptFiles(files);
-  const packed = await packChunks(accepted.map((f) => f.bytes));
+  const { accepted, refused, refusedFiles } = await acceptUpload(files);
   const nowMs = tools.clock();
   const now = new Date(nowMs).toISOString();
   return db.transaction(async (tx) => {
@@ -56,8 +54,8 @@ export async function ingestBatch(
     const lease = await touchLease(tx, projectId, intent, now);
     const answer: IngestAnswer["accepted"] = [];
     const left: string[] = [];
-    for (const [i, f] of accepted.entries()) {
-      const { fileId, previousChunkId } = await queueVersion(tx, projectId, { ...f, stored: packed[i]! }, origin ?? "api", now, namedWithIncludeSecret(files, f));
+    for (const f of accepted) {
+      const { fileId, previousChunkId } = await queueVersion(tx, projectId, f, origin ?? "api", now);
       if (previousChunkId) left.push(previousChunkId);
       answer.push({ fileId, path: f.path, status: "queued" });
     }
@@ -78,12 +76,11 @@ export async function ingestBatch(
 async function queueVersion(
   tx: Queryable,
   projectId: string,
-  f: AcceptedFile & { stored: StoredChunk },
+  f: PackedFile,
   origin: FileOrigin,
   now: string,
-  includeSecret: boolean,
 ): Promise<{ fileId: string; previousChunkId: string | undefined }> {
-  const chunkId = chunkIdOf(f.bytes);
+  const { chunkId, includeSecret } = f;
   const previous = await chunkOfPath(tx, projectId, f.path);
   await putIngestedChunk(tx, projectId, chunkId, f.bytes, now, f.stored);
   const row = await upsertQueuedFile(
@@ -110,21 +107,6 @@ async function listRefused(tx: Queryable, f: RefusedVersion, now: string): Promi
     await unindexFile(tx, fileId);
   }
   return previous.chunkId !== EMPTY_CHUNK_ID ? { changed: true, previousChunkId: previous.chunkId } : { changed: true };
-}
-
-/**
- * Whether the call named this accepted file with `includeSecret: true`. The
- * flag is stored with the file because the credential scan runs again on the
- * reading; the accepted file is the incoming one carrying the same bytes
- * object under the same normalised path.
- */
-function namedWithIncludeSecret(files: readonly IncomingFile[], accepted: { path: string; bytes: Uint8Array }): boolean {
-  for (const f of files) {
-    if (f.includeSecret !== true || f.bytes !== accepted.bytes) continue;
-    const norm = normalizePath(f.path);
-    if (norm.ok && norm.path === accepted.path) return true;
-  }
-  return false;
 }
 
 /**

@@ -60,13 +60,21 @@ function where(f: EntityFilter): { sql: string; args: InValue[] } {
   return { sql: parts.join(" AND "), args };
 }
 
-/** One page of entities backing at least one live cell, by id. */
+/** Whether an entity backs a live cell: stops at the first, where a count reads them all. */
+const BACKS_A_CELL = `EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id
+  WHERE ce.entity_id = e.entity_id AND c.retired_at IS NULL)`;
+
+/**
+ * One page of entities backing at least one live cell, by id: walked in the
+ * order of `entities_project_order` (`0028-entity-listing-order.sql`) and
+ * stopped at the page's end, counting the cells of the page's entities only.
+ */
 export async function readEntityPage(q: Queryable, f: EntityFilter, afterId: string | undefined, limit: number): Promise<EntityRow[]> {
   const w = where(f);
   const rows = await q.all<Row>(
-    `SELECT * FROM (SELECT e.*, ${CELL_COUNT} AS cell_count FROM entities e
-       WHERE ${w.sql} ${afterId ? "AND e.entity_id > ?" : ""} ORDER BY e.entity_id)
-     WHERE cell_count > 0 LIMIT ?`,
+    `SELECT e.*, ${CELL_COUNT} AS cell_count FROM entities e
+     WHERE ${w.sql} ${afterId ? "AND e.entity_id > ?" : ""} AND ${BACKS_A_CELL}
+     ORDER BY e.entity_id LIMIT ?`,
     [...w.args, ...(afterId ? [afterId] : []), limit],
   );
   return rows.map(toEntity);

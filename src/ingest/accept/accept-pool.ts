@@ -1,0 +1,112 @@
+/**
+ * Accepting an upload off the serving thread. Decoding base64, the path and
+ * credential checks, SHA-256 and deflate are CPU work proportional to the
+ * bytes (a 24 MiB upload held the serving thread for hundreds of
+ * milliseconds, and so did each 200-file batch of a folder sync), so a
+ * large call runs them in one accept thread of its own while the serving
+ * thread answers requests; only the short transaction that stores the
+ * result stays on the serving thread. A small call runs them in place:
+ * posting to a thread costs more than checking a few kilobytes, and most
+ * calls are small.
+ *
+ * One thread, started at the first large call and unreferenced, so an idle
+ * one keeps no process alive; it runs one job at a time, in the order they
+ * came (a folder sync's batches keep their order anyway: each awaits its
+ * answer). A thread that stops (its heap) fails the jobs it held and is
+ * started anew for the next.
+ */
+import { threadId, Worker } from "node:worker_threads";
+import { AppError } from "../../errors.js";
+import { log } from "../../logger.js";
+import { EXT, workerEntryUrl } from "../read/pool/spawn-reader.js";
+import { acceptAndPack } from "./accept-files.js";
+import type { Acceptance, IncomingFile, PackedFile } from "./accept-files.js";
+import { packBytes } from "./accept-jobs.js";
+import type { AcceptAnswer, AcceptJob, AcceptRequest, PackedBytes } from "./accept-jobs.js";
+
+/** A call carrying at most this many bytes (or base64 characters) is accepted in place. */
+export const IN_PLACE_BYTES = 64 * 1024;
+
+/** Which thread ran the last accepted call's checks: the test that holds them off the serving thread reads it. */
+export const lastAccept = { threadId };
+
+/** The per-file checks of an ingest call with each accepted file's chunk id and stored form (see `acceptAndPack`). */
+export async function acceptUpload(files: readonly IncomingFile[]): Promise<Acceptance<PackedFile>> {
+  if (weight(files) <= IN_PLACE_BYTES) {
+    lastAccept.threadId = threadId;
+    return acceptAndPack(files);
+  }
+  const answer = await pool.run({ type: "files", files });
+  if (!("acceptance" in answer)) throw failed(answer);
+  return answer.acceptance;
+}
+
+/** A chunk upload's id (SHA-256) and stored form, worked out off the serving thread when large. */
+export async function packUpload(bytes: Uint8Array): Promise<PackedBytes> {
+  if (bytes.byteLength <= IN_PLACE_BYTES) {
+    lastAccept.threadId = threadId;
+    return packBytes(bytes);
+  }
+  const answer = await pool.run({ type: "bytes", bytes });
+  if (!("packed" in answer)) throw failed(answer);
+  return answer.packed;
+}
+
+function weight(files: readonly IncomingFile[]): number {
+  let n = 0;
+  for (const f of files) n += f.bytes ? f.bytes.byteLength : typeof f.content === "string" ? f.content.length : 0;
+  return n;
+}
+
+function failed(answer: AcceptAnswer): AppError {
+  const message = "error" in answer ? answer.error : "no answer";
+  return new AppError("internal", { cause: new Error(`accepting the upload failed: ${message}`) });
+}
+
+class AcceptThread {
+  #thread: Worker | undefined;
+  #nextId = 0;
+  readonly #waiting = new Map<number, { resolve: (a: AcceptAnswer) => void; reject: (e: Error) => void }>();
+
+  run(job: AcceptJob): Promise<AcceptAnswer> {
+    const thread = this.#started();
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#waiting.set(id, {
+        resolve: (answer) => {
+          lastAccept.threadId = answer.threadId;
+          resolve(answer);
+        },
+        reject,
+      });
+      if (this.#waiting.size === 1) thread.ref();
+      const request: AcceptRequest = { id, job };
+      thread.postMessage(request);
+    });
+  }
+
+  #started(): Worker {
+    if (this.#thread) return this.#thread;
+    const thread = new Worker(workerEntryUrl(new URL(`./accept-thread${EXT}`, import.meta.url)), { stdout: true });
+    thread.stdout.pipe(process.stderr, { end: false });
+    thread.unref();
+    thread.on("message", (answer: AcceptAnswer) => {
+      this.#waiting.get(answer.id)?.resolve(answer);
+      this.#waiting.delete(answer.id);
+      if (this.#waiting.size === 0) thread.unref();
+    });
+    thread.on("error", (error) => log.error("the accept thread failed", { error }));
+    thread.on("exit", (code) => this.#stopped(thread, code));
+    this.#thread = thread;
+    return thread;
+  }
+
+  #stopped(thread: Worker, code: number): void {
+    if (this.#thread !== thread) return;
+    this.#thread = undefined;
+    for (const { reject } of this.#waiting.values()) reject(new Error(`the accept thread stopped (code ${code})`));
+    this.#waiting.clear();
+  }
+}
+
+const pool = new AcceptThread();
