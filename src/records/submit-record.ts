@@ -158,7 +158,6 @@ async function deriveRecord(
         text: line,
       },
     ],
-    now,
   );
   const cellId = newId("cel");
   const text = recordCellText(schema.name, schema.fields, data);

@@ -150,7 +150,7 @@ describe("code ingestion", () => {
     expect(symbolEntity).toMatchObject({ name: "Greeter.greet", norm_name: "greeter greet" });
     expect(greet.entity_id).toBe(symbolEntity.entity_id);
     const links = await w.app.deps.db.all<{ kind: string }>(
-      "SELECT e.kind FROM cell_entities ce JOIN entities e ON e.entity_id = ce.entity_id WHERE ce.cell_id = ? ORDER BY e.kind",
+      "SELECT e.kind FROM cell_entities ce JOIN entities e ON e.rowid = ce.entity_rowid WHERE ce.cell_rowid = (SELECT rowid FROM cells WHERE cell_id = ?) ORDER BY e.kind",
       [greet.cell_id],
     );
     expect(links.map((l) => l.kind)).toEqual(["file", "module", "symbol"]);

@@ -29,7 +29,7 @@ describe("entities a question names", () => {
     await w.app.worker.whenIdle();
     all = await w.app.deps.db.all<EntityRow>(
       `SELECT e.entity_id, e.kind, e.name, e.norm_name,
-         EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id WHERE ce.entity_id = e.entity_id AND c.retired_at IS NULL) AS live
+         EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.rowid = ce.cell_rowid WHERE ce.entity_rowid = e.rowid AND c.retired_at IS NULL) AS live
        FROM entities e WHERE e.project_id = ?`,
       [w.projectId],
     );

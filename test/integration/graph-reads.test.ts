@@ -30,7 +30,10 @@ async function linkEntity(w: TestWorld, projectId: string, name: string, kind: s
     "INSERT INTO entities (entity_id, project_id, name, norm_name, kind, type_entity_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     [entityId, projectId, name, name.toLowerCase(), kind, typeEntityId, now, now],
   );
-  for (const c of cellIds) await w.app.deps.db.execute("INSERT INTO cell_entities (cell_id, entity_id) VALUES (?, ?)", [c, entityId]);
+  for (const c of cellIds) await w.app.deps.db.execute(
+      "INSERT INTO cell_entities (cell_rowid, entity_rowid) SELECT c.rowid, e.rowid FROM cells c, entities e WHERE c.cell_id = ? AND e.entity_id = ?",
+      [c, entityId],
+    );
   return entityId;
 }
 

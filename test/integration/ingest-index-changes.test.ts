@@ -34,7 +34,7 @@ async function storedAndRebuilt(w: TestWorld, fileId: string): Promise<{ stored:
 /** The file's links as (cell text, entity name, kind), comparable across projects. */
 async function links(w: TestWorld, fileId: string): Promise<string[]> {
   const rows = await w.app.deps.db.all<{ text: string; name: string; kind: string }>(
-    `SELECT c.text, e.name, e.kind FROM cells c JOIN cell_entities ce ON ce.cell_id = c.cell_id JOIN entities e ON e.entity_id = ce.entity_id
+    `SELECT c.text, e.name, e.kind FROM cells c JOIN cell_entities ce ON ce.cell_rowid = c.rowid JOIN entities e ON e.rowid = ce.entity_rowid
      WHERE c.file_id = ? AND c.retired_at IS NULL`,
     [fileId],
   );

@@ -79,11 +79,11 @@ export async function applyReading(
     // A kept faction is now read from the new bytes: its text is stored as their lines only if it is exactly them.
     if (old.textAtLines !== atLines(i)) await storeFactionText(tx, old.factionId, f.text, atLines(i));
     if (old.ordinal !== i || old.lineStart !== (f.location.lineStart ?? null) || old.lineEnd !== (f.location.lineEnd ?? null) || old.headingPath !== headingPath) {
-      await placeFaction(tx, old.factionId, { ordinal: i, location: f.location, headingPath }, now);
+      await placeFaction(tx, old.factionId, { ordinal: i, location: f.location, headingPath });
       if (old.headingPath !== headingPath) rehomed.add(old.factionId);
     }
   }
-  await insertFactions(tx, newFactions, now);
+  await insertFactions(tx, newFactions);
   stats.factionsAdded = newFactions.length;
 
   const cellIds = assignCellIds(output, factionIds, kept, oldCells);

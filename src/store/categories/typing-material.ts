@@ -70,7 +70,7 @@ export async function readTypingMaterial(
       ...(await q.all<FactionRow>(
         `SELECT f.faction_id, f.file_id, fl.path, f.ordinal, f.faction_type, f.inferred_type, f.heading_path, f.text
          FROM factions f JOIN files fl ON fl.file_id = f.file_id
-         WHERE f.project_id = ? AND f.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})${only}
+         WHERE fl.project_id = ? AND f.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})${only}
          ORDER BY f.file_id, f.ordinal`,
         args,
       )),
@@ -79,7 +79,7 @@ export async function readTypingMaterial(
       ...(await q.all<CellRow>(
         `SELECT c.cell_id, c.faction_id, c.parent_cell_id, c.ordinal, c.text
          FROM cells c JOIN factions f ON f.faction_id = c.faction_id JOIN files fl ON fl.file_id = f.file_id
-         WHERE f.project_id = ? AND f.retired_at IS NULL AND c.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})${only}
+         WHERE fl.project_id = ? AND f.retired_at IS NULL AND c.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})${only}
          ORDER BY c.faction_id, c.ordinal`,
         args,
       )),

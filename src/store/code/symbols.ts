@@ -31,9 +31,9 @@ export interface SymbolCandidate {
 
 const COLUMNS = [
   "project_id", "symbol_id", "file_id", "language", "name", "qualified_name", "depth", "kind", "line_start",
-  "line_end", "signature", "doc", "faction_id", "cell_id", "entity_id", "created_at", "updated_at",
+  "line_end", "signature", "doc", "faction_id", "cell_id", "entity_id",
 ] as const;
-const UPDATED = COLUMNS.filter((c) => c !== "project_id" && c !== "symbol_id" && c !== "created_at");
+const UPDATED = COLUMNS.filter((c) => c !== "project_id" && c !== "symbol_id");
 const ROWS_PER_STATEMENT = 100;
 const BATCH = 500;
 
@@ -41,14 +41,14 @@ const BATCH = 500;
  * Writes symbols by id: a new id is inserted, a known one (live or retired)
  * is updated in place and made live again, so an id never changes hands.
  */
-export async function upsertSymbols(q: Queryable, projectId: string, symbols: readonly SymbolRecord[], now: string): Promise<void> {
+export async function upsertSymbols(q: Queryable, projectId: string, symbols: readonly SymbolRecord[]): Promise<void> {
   const one = `(${COLUMNS.map(() => "?").join(", ")})`;
   const set = [...UPDATED.map((c) => `${c} = excluded.${c}`), "retired_at = NULL"].join(", ");
   for (let i = 0; i < symbols.length; i += ROWS_PER_STATEMENT) {
     const slice = symbols.slice(i, i + ROWS_PER_STATEMENT);
     const args: InValue[] = slice.flatMap((s) => [
       projectId, s.symbolId, s.fileId, s.language, s.name, s.qualifiedName, s.depth, s.kind, s.lineStart,
-      s.lineEnd, s.signature, s.doc, s.factionId, s.cellId, s.entityId, now, now,
+      s.lineEnd, s.signature, s.doc, s.factionId, s.cellId, s.entityId,
     ]);
     await q.execute(
       `INSERT INTO symbols (${COLUMNS.join(", ")}) VALUES ${slice.map(() => one).join(", ")}
@@ -75,15 +75,15 @@ export async function retireSymbols(q: Queryable, projectId: string, symbolIds: 
   for (let i = 0; i < symbolIds.length; i += BATCH) {
     const slice = symbolIds.slice(i, i + BATCH);
     await q.execute(
-      `UPDATE symbols SET retired_at = ?, updated_at = ? WHERE project_id = ? AND symbol_id IN (${placeholders(slice.length)})`,
-      [now, now, projectId, ...slice],
+      `UPDATE symbols SET retired_at = ? WHERE project_id = ? AND symbol_id IN (${placeholders(slice.length)})`,
+      [now, projectId, ...slice],
     );
   }
 }
 
 /** Retires every live symbol of a file. */
 export async function retireSymbolsOfFile(q: Queryable, fileId: string, now: string): Promise<void> {
-  await q.execute("UPDATE symbols SET retired_at = ?, updated_at = ? WHERE file_id = ? AND retired_at IS NULL", [now, now, fileId]);
+  await q.execute("UPDATE symbols SET retired_at = ? WHERE file_id = ? AND retired_at IS NULL", [now, fileId]);
 }
 
 /** Live symbols of these projects declared under any of these names. */

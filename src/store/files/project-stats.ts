@@ -16,9 +16,10 @@ export async function projectStats(q: Queryable, projectId: string): Promise<Pro
     `SELECT
        (SELECT count(*) FROM files WHERE project_id = ?1 AND status <> 'retired') AS files,
        (SELECT count(*) FROM files WHERE project_id = ?1 AND status = 'failed') AS failed,
-       (SELECT count(*) FROM factions WHERE project_id = ?1 AND retired_at IS NULL) AS factions,
+       (SELECT count(*) FROM files fi JOIN factions f ON f.file_id = fi.file_id
+         WHERE fi.project_id = ?1 AND f.retired_at IS NULL) AS factions,
        (SELECT count(*) FROM cells WHERE project_id = ?1 AND retired_at IS NULL) AS cells,
-       (SELECT count(DISTINCT ce.entity_id) FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id
+       (SELECT count(DISTINCT ce.entity_rowid) FROM cell_entities ce JOIN cells c ON c.rowid = ce.cell_rowid
          WHERE c.project_id = ?1 AND c.retired_at IS NULL) AS entities`,
     [projectId],
   );

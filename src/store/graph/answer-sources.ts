@@ -58,8 +58,8 @@ export async function entitiesInFiles(q: Queryable, entityIds: readonly string[]
   for (let i = 0; i < unique.length; i += BATCH) {
     const ids = unique.slice(i, i + BATCH);
     const rows = await q.all<{ entity_id: string }>(
-      `SELECT DISTINCT ce.entity_id FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id
-       WHERE ce.entity_id IN (${placeholders(ids.length)}) AND c.retired_at IS NULL AND c.file_id IN (${placeholders(files.length)})`,
+      `SELECT DISTINCT e.entity_id FROM entities e JOIN cell_entities ce ON ce.entity_rowid = e.rowid JOIN cells c ON c.rowid = ce.cell_rowid
+       WHERE e.entity_id IN (${placeholders(ids.length)}) AND c.retired_at IS NULL AND c.file_id IN (${placeholders(files.length)})`,
       [...ids, ...files],
     );
     for (const r of rows) out.add(r.entity_id);

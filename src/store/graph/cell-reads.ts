@@ -1,6 +1,7 @@
 import type { InValue } from "@libsql/client";
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { ENTITY_ROWID } from "./cell-entity-keys.js";
 
 /** Filters of a cell read; every one optional. */
 export interface CellFilter {
@@ -38,7 +39,7 @@ function where(f: CellFilter): { sql: string; args: InValue[] } {
     args.push(f.parentCellId);
   }
   if (f.entityId) {
-    parts.push("EXISTS (SELECT 1 FROM cell_entities ce WHERE ce.cell_id = c.cell_id AND ce.entity_id = ?)");
+    parts.push(`EXISTS (SELECT 1 FROM cell_entities ce WHERE ce.cell_rowid = c.rowid AND ce.entity_rowid = (${ENTITY_ROWID}))`);
     args.push(f.entityId);
   }
   return { sql: parts.join(" AND "), args };
@@ -102,7 +103,8 @@ export async function entityLinks(q: Queryable, cellIds: readonly string[]): Pro
   const out = new Map<string, string[]>();
   if (cellIds.length === 0) return out;
   const rows = await q.all<{ cell_id: string; entity_id: string }>(
-    `SELECT cell_id, entity_id FROM cell_entities WHERE cell_id IN (${placeholders(cellIds.length)}) ORDER BY entity_id`,
+    `SELECT c.cell_id, e.entity_id FROM cells c JOIN cell_entities ce ON ce.cell_rowid = c.rowid JOIN entities e ON e.rowid = ce.entity_rowid
+     WHERE c.cell_id IN (${placeholders(cellIds.length)}) ORDER BY e.entity_id`,
     [...cellIds],
   );
   for (const r of rows) out.set(r.cell_id, [...(out.get(r.cell_id) ?? []), r.entity_id]);

@@ -59,8 +59,8 @@ export async function insertCells(q: Queryable, cells: readonly NewCell[], now: 
   await insertRows(
     q,
     "cells",
-    ["cell_id", "project_id", "file_id", "faction_id", "parent_cell_id", "ordinal", "text", "created_at", "updated_at"],
-    cells.map((c) => [c.cellId, c.projectId, c.fileId, c.factionId, c.parentCellId, c.ordinal, c.text, now, now]),
+    ["cell_id", "project_id", "file_id", "faction_id", "parent_cell_id", "ordinal", "text", "updated_at"],
+    cells.map((c) => [c.cellId, c.projectId, c.fileId, c.factionId, c.parentCellId, c.ordinal, c.text, now]),
   );
 }
 

@@ -1,6 +1,7 @@
 import { newId } from "../../ids.js";
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
+import { pairRowids } from "./cell-entity-keys.js";
 
 /** Entity kinds (DECISIONS.md vocabulary). */
 export type EntityKind =
@@ -85,7 +86,7 @@ export async function linkCellEntities(q: Queryable, links: readonly CellEntityL
   for (let i = 0; i < links.length; i += BATCH) {
     const slice = links.slice(i, i + BATCH);
     await q.execute(
-      `INSERT OR IGNORE INTO cell_entities (cell_id, entity_id) VALUES ${slice.map(() => "(?, ?)").join(", ")}`,
+      `INSERT OR IGNORE INTO cell_entities (cell_rowid, entity_rowid) ${pairRowids(slice.length)}`,
       slice.flatMap((l) => [l.cellId, l.entityId]),
     );
   }
@@ -95,6 +96,6 @@ export async function linkCellEntities(q: Queryable, links: readonly CellEntityL
 export async function unlinkCells(q: Queryable, cellIds: readonly string[]): Promise<void> {
   for (let i = 0; i < cellIds.length; i += BATCH) {
     const slice = cellIds.slice(i, i + BATCH);
-    await q.execute(`DELETE FROM cell_entities WHERE cell_id IN (${placeholders(slice.length)})`, slice);
+    await q.execute(`DELETE FROM cell_entities WHERE cell_rowid IN (SELECT rowid FROM cells WHERE cell_id IN (${placeholders(slice.length)}))`, slice);
   }
 }

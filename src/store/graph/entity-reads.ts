@@ -39,8 +39,8 @@ const toEntity = (r: Row): EntityRow => ({
   cellCount: Number(r.cell_count),
 });
 
-const CELL_COUNT = `(SELECT count(*) FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id
-  WHERE ce.entity_id = e.entity_id AND c.retired_at IS NULL)`;
+const CELL_COUNT = `(SELECT count(*) FROM cell_entities ce JOIN cells c ON c.rowid = ce.cell_rowid
+  WHERE ce.entity_rowid = e.rowid AND c.retired_at IS NULL)`;
 
 function where(f: EntityFilter): { sql: string; args: InValue[] } {
   const parts = [`e.project_id IN (${placeholders(f.projectIds.length)})`];
@@ -61,8 +61,8 @@ function where(f: EntityFilter): { sql: string; args: InValue[] } {
 }
 
 /** Whether an entity backs a live cell: stops at the first, where a count reads them all. */
-const BACKS_A_CELL = `EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id
-  WHERE ce.entity_id = e.entity_id AND c.retired_at IS NULL)`;
+const BACKS_A_CELL = `EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.rowid = ce.cell_rowid
+  WHERE ce.entity_rowid = e.rowid AND c.retired_at IS NULL)`;
 
 /**
  * One page of entities backing at least one live cell, by id: walked in the

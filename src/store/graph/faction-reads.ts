@@ -1,6 +1,7 @@
 import type { InValue } from "@libsql/client";
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { ENTITY_ROWID } from "./cell-entity-keys.js";
 import { spanOf } from "./source-span.js";
 
 export interface FactionFilter {
@@ -50,8 +51,8 @@ function where(f: FactionFilter): { sql: string; args: InValue[] } {
   if (f.fileId) add("EXISTS (SELECT 1 FROM cells c WHERE c.faction_id = f.faction_id AND c.file_id = ? AND c.retired_at IS NULL)", f.fileId);
   if (f.entityId) {
     add(
-      `EXISTS (SELECT 1 FROM cells c JOIN cell_entities ce ON ce.cell_id = c.cell_id
-        WHERE c.faction_id = f.faction_id AND c.retired_at IS NULL AND ce.entity_id = ?)`,
+      `EXISTS (SELECT 1 FROM cells c JOIN cell_entities ce ON ce.cell_rowid = c.rowid
+        WHERE c.faction_id = f.faction_id AND c.retired_at IS NULL AND ce.entity_rowid = (${ENTITY_ROWID}))`,
       f.entityId,
     );
   }

@@ -34,7 +34,7 @@ export interface NewFaction {
 const COLUMNS = [
   "faction_id", "project_id", "file_id", "content_hash", "ordinal", "faction_type", "inferred_type",
   "line_start", "line_end", "pdf_page_start", "pdf_page_end", "audio_start_ms", "video_start_ms",
-  "heading_path", "text", "text_at_lines", "created_at", "updated_at",
+  "heading_path", "text", "text_at_lines",
 ] as const;
 
 /** The file's live factions, in file order. */
@@ -56,7 +56,7 @@ export async function liveFactionKeys(q: Queryable, fileId: string): Promise<Fac
   }));
 }
 
-export async function insertFactions(q: Queryable, factions: readonly NewFaction[], now: string): Promise<void> {
+export async function insertFactions(q: Queryable, factions: readonly NewFaction[]): Promise<void> {
   await insertRows(
     q,
     "factions",
@@ -64,7 +64,7 @@ export async function insertFactions(q: Queryable, factions: readonly NewFaction
     factions.map((f) => [
       f.factionId, f.projectId, f.fileId, f.contentHash, f.ordinal, f.factionType, f.inferredType,
       f.location.lineStart ?? null, f.location.lineEnd ?? null, f.location.pdfPageStart ?? null, f.location.pdfPageEnd ?? null,
-      f.location.audioStartMs ?? null, f.location.videoStartMs ?? null, f.headingPath, f.textAtLines ? "" : f.text, f.textAtLines ? 1 : 0, now, now,
+      f.location.audioStartMs ?? null, f.location.videoStartMs ?? null, f.headingPath, f.textAtLines ? "" : f.text, f.textAtLines ? 1 : 0,
     ]),
   );
 }
@@ -79,15 +79,14 @@ export async function placeFaction(
   q: Queryable,
   factionId: string,
   p: { ordinal: number; location: SourceLocation; headingPath: string },
-  now: string,
 ): Promise<void> {
   await q.execute(
     `UPDATE factions SET ordinal = ?, line_start = ?, line_end = ?, pdf_page_start = ?, pdf_page_end = ?,
-       audio_start_ms = ?, video_start_ms = ?, heading_path = ?, updated_at = ? WHERE faction_id = ?`,
+       audio_start_ms = ?, video_start_ms = ?, heading_path = ? WHERE faction_id = ?`,
     [
       p.ordinal, p.location.lineStart ?? null, p.location.lineEnd ?? null, p.location.pdfPageStart ?? null,
       p.location.pdfPageEnd ?? null, p.location.audioStartMs ?? null, p.location.videoStartMs ?? null,
-      p.headingPath, now, factionId,
+      p.headingPath, factionId,
     ],
   );
 }

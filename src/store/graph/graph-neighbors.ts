@@ -35,7 +35,7 @@ export async function entitiesNamed(q: Queryable, projectIds: readonly string[],
      WHERE e.entity_id IN (
          SELECT entity_id FROM entities WHERE project_id IN (${projects}) AND norm_name IN (${p})
          UNION ALL SELECT entity_id FROM entities WHERE project_id IN (${projects}) AND lower(name) IN (${p}))
-       AND EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id WHERE ce.entity_id = e.entity_id AND c.retired_at IS NULL)
+       AND EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.rowid = ce.cell_rowid WHERE ce.entity_rowid = e.rowid AND c.retired_at IS NULL)
      ORDER BY e.project_id, e.kind, e.entity_id LIMIT 50`,
     [...projectIds, ...names, ...projectIds, ...names],
   );
@@ -47,9 +47,9 @@ export async function linksOfEntities(q: Queryable, entityIds: readonly string[]
   if (entityIds.length === 0) return [];
   const rows = await q.all<{ cell_id: string; entity_id: string }>(
     `SELECT cell_id, entity_id FROM (
-       SELECT ce.cell_id, ce.entity_id, row_number() OVER (PARTITION BY ce.entity_id ORDER BY ce.cell_id) AS k
-       FROM cell_entities ce JOIN cells c ON c.cell_id = ce.cell_id
-       WHERE ce.entity_id IN (${placeholders(entityIds.length)}) AND c.retired_at IS NULL)
+       SELECT c.cell_id, e.entity_id, row_number() OVER (PARTITION BY e.entity_id ORDER BY c.cell_id) AS k
+       FROM entities e JOIN cell_entities ce ON ce.entity_rowid = e.rowid JOIN cells c ON c.rowid = ce.cell_rowid
+       WHERE e.entity_id IN (${placeholders(entityIds.length)}) AND c.retired_at IS NULL)
      WHERE k <= ?`,
     [...entityIds, perEntity],
   );
@@ -62,7 +62,8 @@ export async function linksOfCells(q: Queryable, cellIds: readonly string[]): Pr
   for (let i = 0; i < cellIds.length; i += 500) {
     const ids = cellIds.slice(i, i + 500);
     const rows = await q.all<{ cell_id: string; entity_id: string }>(
-      `SELECT cell_id, entity_id FROM cell_entities WHERE cell_id IN (${placeholders(ids.length)})`,
+      `SELECT c.cell_id, e.entity_id FROM cells c JOIN cell_entities ce ON ce.cell_rowid = c.rowid JOIN entities e ON e.rowid = ce.entity_rowid
+       WHERE c.cell_id IN (${placeholders(ids.length)}) ORDER BY c.cell_id, e.entity_id`,
       ids,
     );
     out.push(...rows.map((r) => ({ cellId: r.cell_id, entityId: r.entity_id })));

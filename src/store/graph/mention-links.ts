@@ -6,6 +6,7 @@
  */
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { pairRowids } from "./cell-entity-keys.js";
 import { NAME_KEY } from "./named-entities.js";
 
 export interface CellLink {
@@ -28,9 +29,9 @@ const BATCH = 400;
  */
 export async function fileMentionLinks(q: Queryable, projectId: string, fileId: string): Promise<CellLink[]> {
   const rows = await q.all<{ cell_id: string; entity_id: string }>(
-    `SELECT ce.cell_id, ce.entity_id FROM cells c
-     CROSS JOIN cell_entities ce ON ce.cell_id = c.cell_id
-     CROSS JOIN entities e ON e.entity_id = ce.entity_id
+    `SELECT c.cell_id, e.entity_id FROM cells c
+     CROSS JOIN cell_entities ce ON ce.cell_rowid = c.rowid
+     CROSS JOIN entities e ON e.rowid = ce.entity_rowid
      WHERE c.file_id = ? AND e.project_id = ? AND (e.kind = 'symbol' OR e.source_key LIKE '${NAME_KEY}%')`,
     [fileId, projectId],
   );
@@ -46,8 +47,14 @@ async function deletePairs(q: Queryable, table: string, columns: readonly [strin
 }
 
 /** Removes these links. */
-export function unlinkPairs(q: Queryable, links: readonly CellLink[]): Promise<void> {
-  return deletePairs(q, "cell_entities", ["cell_id", "entity_id"], links.map((l) => [l.cellId, l.entityId] as const));
+export async function unlinkPairs(q: Queryable, links: readonly CellLink[]): Promise<void> {
+  for (let i = 0; i < links.length; i += BATCH) {
+    const slice = links.slice(i, i + BATCH);
+    await q.execute(
+      `DELETE FROM cell_entities WHERE (cell_rowid, entity_rowid) IN (${pairRowids(slice.length)})`,
+      slice.flatMap((l) => [l.cellId, l.entityId]),
+    );
+  }
 }
 
 /** The symbol mentions recorded for the file's cells. */

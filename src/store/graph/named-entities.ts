@@ -116,10 +116,10 @@ export async function unlinkFileMentions(q: Queryable, projectId: string, fileId
   // JOIN fixes that order for SQLite's planner): starting from the project's
   // entities made every file cost more as the project's entities grew.
   await q.execute(
-    `DELETE FROM cell_entities WHERE (cell_id, entity_id) IN (
-       SELECT ce.cell_id, ce.entity_id FROM cells c
-       CROSS JOIN cell_entities ce ON ce.cell_id = c.cell_id
-       CROSS JOIN entities e ON e.entity_id = ce.entity_id
+    `DELETE FROM cell_entities WHERE (cell_rowid, entity_rowid) IN (
+       SELECT ce.cell_rowid, ce.entity_rowid FROM cells c
+       CROSS JOIN cell_entities ce ON ce.cell_rowid = c.rowid
+       CROSS JOIN entities e ON e.rowid = ce.entity_rowid
        WHERE c.file_id = ? AND e.project_id = ? AND (e.kind = 'symbol' OR e.source_key LIKE '${NAME_KEY}%'))`,
     [fileId, projectId],
   );

@@ -39,7 +39,12 @@ describe("cell-entity links without rowids", () => {
     const links: Array<[string, string]> = [["cel_1", "ent_f"], ["cel_1", "ent_h"], ["cel_1", "ent_z"], ["cel_2", "ent_f"], ["cel_2", "ent_h"]];
     for (const [cell, entity] of links) await db.execute("INSERT INTO cell_entities (cell_id, entity_id) VALUES (?, ?)", [cell, entity]);
     await migrate(db, all);
-    const pairs = async () => (await db.all<{ cell_id: string; entity_id: string }>("SELECT cell_id, entity_id FROM cell_entities ORDER BY 1, 2")).map((r) => [r.cell_id, r.entity_id]);
+    // Since 0030 the links are rowid pairs: read back as ids.
+    const pairs = async () =>
+      (await db.all<{ cell_id: string; entity_id: string }>(
+        `SELECT c.cell_id, e.entity_id FROM cell_entities ce JOIN cells c ON c.rowid = ce.cell_rowid JOIN entities e ON e.rowid = ce.entity_rowid
+         ORDER BY 1, 2`,
+      )).map((r) => [r.cell_id, r.entity_id]);
     expect(await pairs()).toEqual(links);
     expect(await db.get<{ n: number }>("SELECT count(*) AS n FROM pragma_table_list WHERE name = 'cell_entities' AND wr = 1")).toEqual({ n: 1 });
     await db.execute("DELETE FROM entities WHERE entity_id = 'ent_z'");

@@ -68,7 +68,7 @@ async function writeSymbols(
   const current = new Set(records.map((r) => r.symbolId));
   const gone = (await liveSymbolIdsOfFile(q, file.fileId)).filter((id) => !current.has(id));
   await retireSymbols(q, file.projectId, gone, now);
-  await upsertSymbols(q, file.projectId, records, now);
+  await upsertSymbols(q, file.projectId, records);
 }
 
 /**

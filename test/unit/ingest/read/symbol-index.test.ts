@@ -19,11 +19,13 @@ async function seedFile(db: Db): Promise<void> {
 }
 
 async function addSymbol(db: Db, id: string, name: string, signature: string, retired: string | null = null): Promise<void> {
+  // Symbols stored before 0029 carry two timestamps.
+  const stamped = (await db.get("SELECT 1 FROM pragma_table_info('symbols') WHERE name = 'created_at'")) !== undefined;
   await db.execute(
     `INSERT INTO symbols (project_id, symbol_id, file_id, language, name, qualified_name, depth, kind, line_start, line_end, signature,
-       doc, created_at, updated_at, retired_at)
-     VALUES ('prj_1', ?, 'fil_1', 'typescript', ?, ?, 0, 'function', 1, 3, ?, NULL, ?, ?, ?)`,
-    [id, name, name, signature, NOW, NOW, retired],
+       doc, ${stamped ? "created_at, updated_at, " : ""}retired_at)
+     VALUES ('prj_1', ?, 'fil_1', 'typescript', ?, ?, 0, 'function', 1, 3, ?, NULL, ${stamped ? "?, ?, " : ""}?)`,
+    [id, name, name, signature, ...(stamped ? [NOW, NOW] : []), retired],
   );
 }
 

@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { openDatabase } from "../../../src/store/db.js";
+import type { Db } from "../../../src/store/db.js";
+import { loadMigrations, migrate } from "../../../src/store/migrate.js";
+import { projectStats } from "../../../src/store/files/project-stats.js";
+import { readFactions } from "../../../src/store/graph/faction-reads.js";
+import { entityLinks } from "../../../src/store/graph/cell-reads.js";
+import { linkCellEntities } from "../../../src/store/graph/entities.js";
+import { unlinkPairs } from "../../../src/store/graph/mention-links.js";
+
+const NOW = "2026-01-01T00:00:00.000Z";
+
+/** A store as 0028 left it: one file, two factions (one retired), three cells, a symbol. */
+async function oldShaped(): Promise<Db> {
+  const db = await openDatabase({ url: ":memory:" });
+  await migrate(db, loadMigrations().filter((m) => m.version < 29));
+  await db.execute("INSERT INTO projects (project_id, name, created_at) VALUES ('prj_1', 'p', ?)", [NOW]);
+  await db.execute("INSERT INTO chunks (project_id, chunk_id, bytes, size, created_at) VALUES ('prj_1', 'c1', x'00', 1, ?)", [NOW]);
+  await db.execute(
+    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, created_at, updated_at)
+     VALUES ('fil_1', 'prj_1', 'guide.md', 'text/markdown', 'document', 1, 'c1', 'ready', ?, ?)`,
+    [NOW, NOW],
+  );
+  for (const [id, retired] of [["fac_1", null], ["fac_2", NOW]] as const) {
+    await db.execute(
+      `INSERT INTO factions (faction_id, project_id, file_id, content_hash, ordinal, faction_type, inferred_type, line_start, line_end, text,
+         retired_at, created_at, updated_at)
+       VALUES (?, 'prj_1', 'fil_1', 'h', 0, 'text', 'text/markdown', 1, 2, 'Hono and Zod', ?, ?, ?)`,
+      [id, retired, NOW, NOW],
+    );
+  }
+  for (const cell of ["cel_1", "cel_2", "cel_3"]) {
+    await db.execute(
+      `INSERT INTO cells (cell_id, project_id, file_id, faction_id, ordinal, text, created_at, updated_at)
+       VALUES (?, 'prj_1', 'fil_1', 'fac_1', 0, ?, ?, ?)`,
+      [cell, `text of ${cell}`, NOW, NOW],
+    );
+  }
+  await db.execute(
+    `INSERT INTO symbols (project_id, symbol_id, file_id, language, name, qualified_name, depth, kind, line_start, line_end, signature,
+       doc, created_at, updated_at)
+     VALUES ('prj_1', 'sym_1', 'fil_1', 'typescript', 'hono', 'hono', 0, 'function', 1, 2, 'function hono()', NULL, ?, ?)`,
+    [NOW, NOW],
+  );
+  return db;
+}
+
+const columns = async (db: Db, table: string) =>
+  (await db.all<{ name: string }>(`SELECT name FROM pragma_table_info('${table}')`)).map((r) => r.name);
+
+describe("0029: columns nothing reads", () => {
+  it("drops the timestamps no read selects, keeps every row, its values and the cells' rowids", async () => {
+    const db = await oldShaped();
+    const rowids = await db.all("SELECT rowid, cell_id, text, updated_at FROM cells ORDER BY rowid");
+    await migrate(db, loadMigrations());
+    expect(await columns(db, "factions")).not.toContain("created_at");
+    expect(await columns(db, "factions")).not.toContain("updated_at");
+    expect(await columns(db, "cells")).not.toContain("created_at");
+    expect(await columns(db, "cells")).toContain("updated_at");
+    expect(await columns(db, "symbols")).not.toContain("updated_at");
+    // The full-text index keys cells by rowid: the rewrite keeps them.
+    expect(await db.all("SELECT rowid, cell_id, text, updated_at FROM cells ORDER BY rowid")).toEqual(rowids);
+    expect(await db.get("SELECT 1 AS x FROM sqlite_master WHERE name = 'factions_project'")).toBeUndefined();
+    const listed = await readFactions(db, { projectIds: ["prj_1"] });
+    expect(listed.map((f) => [f.factionId, f.projectId, f.location])).toEqual([["fac_1", "prj_1", { lineStart: 1, lineEnd: 2 }]]);
+    expect(await projectStats(db, "prj_1")).toEqual({ files: 1, failed: 0, factions: 1, cells: 3, entities: 0 });
+    expect(await db.get("SELECT symbol_id, signature FROM symbols")).toEqual({ symbol_id: "sym_1", signature: "function hono()" });
+    db.close();
+  });
+});
+
+describe("0030: cell-entity links by rowid", () => {
+  it("keeps every link, reads it back by id, and a deleted cell or entity takes its links along", async () => {
+    const db = await oldShaped();
+    for (const id of ["ent_a", "ent_b"]) {
+      await db.execute(
+        `INSERT INTO entities (entity_id, project_id, name, norm_name, kind, source_key, created_at, updated_at)
+         VALUES (?, 'prj_1', ?, ?, 'product', ?, ?, ?)`,
+        [id, id, id, `name:${id}`, NOW, NOW],
+      );
+    }
+    const links: Array<[string, string]> = [["cel_1", "ent_a"], ["cel_1", "ent_b"], ["cel_2", "ent_b"], ["cel_3", "ent_a"]];
+    for (const [cell, entity] of links) await db.execute("INSERT INTO cell_entities (cell_id, entity_id) VALUES (?, ?)", [cell, entity]);
+    await migrate(db, loadMigrations());
+    expect(await columns(db, "cell_entities")).toEqual(["cell_rowid", "entity_rowid"]);
+    expect(await entityLinks(db, ["cel_1", "cel_2", "cel_3"])).toEqual(
+      new Map([["cel_1", ["ent_a", "ent_b"]], ["cel_2", ["ent_b"]], ["cel_3", ["ent_a"]]]),
+    );
+    // Writing a link twice, or to a cell not stored, adds nothing.
+    await linkCellEntities(db, [{ cellId: "cel_2", entityId: "ent_b" }, { cellId: "cel_2", entityId: "ent_a" }, { cellId: "cel_x", entityId: "ent_a" }]);
+    await unlinkPairs(db, [{ cellId: "cel_1", entityId: "ent_b" }]);
+    expect(await entityLinks(db, ["cel_1", "cel_2"])).toEqual(new Map([["cel_1", ["ent_a"]], ["cel_2", ["ent_a", "ent_b"]]]));
+    await db.execute("DELETE FROM entities WHERE entity_id = 'ent_b'");
+    await db.execute("DELETE FROM cells WHERE cell_id = 'cel_3'");
+    expect(await db.all("SELECT cell_rowid, entity_rowid FROM cell_entities ORDER BY 1, 2")).toHaveLength(2);
+    expect(await projectStats(db, "prj_1")).toMatchObject({ cells: 2, entities: 1 });
+    db.close();
+  });
+});
