@@ -1,6 +1,6 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
-import { FILE_ROWID } from "./code-references.js";
+import { FILE_ROWID, projectRowids } from "./code-references.js";
 import { decodeSites, nameSpots } from "./reference-sites.js";
 
 /** Where an identifier is used: its file, name and line. */
@@ -60,8 +60,8 @@ export interface PathedUsageSite extends UsageSite {
 export async function usageSitesNamed(q: Queryable, projectIds: readonly string[], name: string, limit: number, where = ""): Promise<PathedUsageSite[]> {
   const rows = await q.all<{ file_id: string; path: string; sites: string }>(
     `SELECT f.file_id, f.path, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid
-     WHERE r.project_id IN (${placeholders(projectIds.length)}) AND r.folded = ? AND r.name = ? AND r.kind = 'usage' ${where}
-     ORDER BY r.project_id, f.path, f.file_id LIMIT ?`,
+     WHERE r.project_rowid IN ${projectRowids(projectIds.length)} AND r.folded = ? AND r.name = ? AND r.kind = 'usage' ${where}
+     ORDER BY f.project_id, f.path, f.file_id LIMIT ?`,
     [...projectIds, name.toLowerCase(), name, limit],
   );
   const out: PathedUsageSite[] = [];

@@ -1,6 +1,7 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
 import { usageSitesNamed } from "./code-graph-reads.js";
+import { projectRowids } from "./code-references.js";
 
 /** A live code file with the count of its live declarations. */
 export interface FileDeclarationCount {
@@ -119,7 +120,7 @@ export async function usageFileCounts(q: Queryable, projectIds: readonly string[
   for (const name of names) {
     const row = await q.get<{ n: number }>(
       `SELECT count(DISTINCT file_rowid) AS n FROM code_reference_sites
-       WHERE project_id IN (${placeholders(projectIds.length)}) AND folded = ? AND name = ? AND kind = 'usage'`,
+       WHERE project_rowid IN ${projectRowids(projectIds.length)} AND folded = ? AND name = ? AND kind = 'usage'`,
       [...projectIds, name.toLowerCase(), name],
     );
     perName.set(name, Number(row?.n ?? 0));

@@ -54,9 +54,13 @@ function firstOccurrences(rows: readonly Row[], limit: number): CodeReferenceRow
  * name_col) order.
  */
 const ORDER = "ORDER BY r.folded, r.name, r.kind, f.path, f.file_id";
-const FROM = "SELECT r.project_id, f.file_id, f.path, r.name, r.folded, r.kind, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid";
+const FROM = "SELECT f.project_id, f.file_id, f.path, r.name, r.folded, r.kind, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid";
 /** The rowid a file's reference rows are keyed by. */
 export const FILE_ROWID = "(SELECT rowid FROM files WHERE file_id = ?)";
+/** The rowid the rows of the project bound here are keyed by (`0031-reference-project-rowid.sql`). */
+export const PROJECT_ROWID = "(SELECT rowid FROM projects WHERE project_id = ?)";
+/** The rowids of the `n` projects bound here. */
+export const projectRowids = (n: number): string => `(SELECT rowid FROM projects WHERE project_id IN (${placeholders(n)}))`;
 /** Sorts after every string that starts with a given prefix. */
 const PAST_PREFIX = "\u{10FFFF}";
 const BATCH = 500;
@@ -74,13 +78,16 @@ async function namesOfFile(q: Queryable, fileId: string): Promise<Set<string>> {
 /** Inserts packed rows of one file (none of them stored yet). */
 export async function insertSiteGroups(q: Queryable, file: { projectId: string; fileId: string }, groups: readonly SiteGroup[]): Promise<void> {
   if (groups.length === 0) return;
-  const row = await q.get<{ rowid: number }>("SELECT rowid FROM files WHERE file_id = ?", [file.fileId]);
+  const row = await q.get<{ rowid: number; project_rowid: number }>(
+    "SELECT f.rowid, p.rowid AS project_rowid FROM files f JOIN projects p ON p.project_id = f.project_id WHERE f.file_id = ?",
+    [file.fileId],
+  );
   if (!row) return;
   await insertRows(
     q,
     "code_reference_sites",
-    ["project_id", "folded", "name", "kind", "file_rowid", "n", "sites"],
-    groups.map((g) => [file.projectId, foldName(g.name), g.name, g.kind, Number(row.rowid), g.sites.length, encodeSites(g.sites)]),
+    ["project_rowid", "folded", "name", "kind", "file_rowid", "n", "sites"],
+    groups.map((g) => [Number(row.project_rowid), foldName(g.name), g.name, g.kind, Number(row.rowid), g.sites.length, encodeSites(g.sites)]),
   );
 }
 
@@ -106,8 +113,8 @@ export async function syncCodeNames(q: Queryable, projectId: string, before: Rea
     const slice = dropped.slice(i, i + BATCH);
     await q.execute(
       `DELETE FROM code_names WHERE project_id = ? AND folded IN (${placeholders(slice.length)})
-       AND NOT EXISTS (SELECT 1 FROM code_reference_sites r WHERE r.project_id = code_names.project_id AND r.folded = code_names.folded)`,
-      [projectId, ...slice],
+       AND NOT EXISTS (SELECT 1 FROM code_reference_sites r WHERE r.project_rowid = ${PROJECT_ROWID} AND r.folded = code_names.folded)`,
+      [projectId, ...slice, projectId],
     );
   }
 }
@@ -130,7 +137,7 @@ export async function replaceFileReferences(
  */
 export async function referencesWithPrefix(q: Queryable, projectId: string, prefix: string, limit: number): Promise<CodeReferenceRow[]> {
   const rows = await q.all<Row>(
-    `${FROM} WHERE r.project_id = ? AND r.folded >= ? AND r.folded < ? ${ORDER} LIMIT ?`,
+    `${FROM} WHERE r.project_rowid = ${PROJECT_ROWID} AND r.folded >= ? AND r.folded < ? ${ORDER} LIMIT ?`,
     [projectId, prefix, prefix + PAST_PREFIX, limit],
   );
   return firstOccurrences(rows, limit);
@@ -138,7 +145,7 @@ export async function referencesWithPrefix(q: Queryable, projectId: string, pref
 
 /** References of a project under exactly this folded name, in listing order. */
 export async function referencesNamed(q: Queryable, projectId: string, folded: string, limit: number): Promise<CodeReferenceRow[]> {
-  const rows = await q.all<Row>(`${FROM} WHERE r.project_id = ? AND r.folded = ? ${ORDER} LIMIT ?`, [
+  const rows = await q.all<Row>(`${FROM} WHERE r.project_rowid = ${PROJECT_ROWID} AND r.folded = ? ${ORDER} LIMIT ?`, [
     projectId,
     folded,
     limit,
@@ -160,7 +167,7 @@ export async function namesContaining(q: Queryable, projectId: string, needle: s
 
 /** How many references of a project have a folded name starting with `prefix` (all of them for ""). */
 export async function countReferencesWithPrefix(q: Queryable, projectId: string, prefix: string): Promise<number> {
-  const row = await q.get<{ n: number }>("SELECT sum(n) AS n FROM code_reference_sites WHERE project_id = ? AND folded >= ? AND folded < ?", [
+  const row = await q.get<{ n: number }>(`SELECT sum(n) AS n FROM code_reference_sites WHERE project_rowid = ${PROJECT_ROWID} AND folded >= ? AND folded < ?`, [
     projectId,
     prefix,
     prefix + PAST_PREFIX,
@@ -171,7 +178,7 @@ export async function countReferencesWithPrefix(q: Queryable, projectId: string,
 /** How many references of a project have a folded name containing `needle` past its first character. */
 export async function countReferencesContaining(q: Queryable, projectId: string, needle: string): Promise<number> {
   const row = await q.get<{ n: number }>(
-    `SELECT sum(n) AS n FROM code_reference_sites WHERE project_id = ? AND folded IN
+    `SELECT sum(n) AS n FROM code_reference_sites WHERE project_rowid = ${PROJECT_ROWID} AND folded IN
        (SELECT folded FROM code_names WHERE project_id = ? AND instr(folded, ?) > 1)`,
     [projectId, projectId, needle],
   );

@@ -20,8 +20,9 @@ export async function updateFileReferences(
   file: { projectId: string; fileId: string; path: string },
   references: readonly NewCodeReference[],
 ): Promise<void> {
-  const rows = await q.all<{ project_id: string; folded: string; name: string; kind: string; file_rowid: number; sites: string }>(
-    `SELECT project_id, folded, name, kind, file_rowid, sites FROM code_reference_sites WHERE file_rowid = ${FILE_ROWID}`,
+  const rows = await q.all<{ project_id: string; project_rowid: number; folded: string; name: string; kind: string; file_rowid: number; sites: string }>(
+    `SELECT p.project_id, r.project_rowid, r.folded, r.name, r.kind, r.file_rowid, r.sites
+     FROM code_reference_sites r JOIN projects p ON p.rowid = r.project_rowid WHERE r.file_rowid = ${FILE_ROWID}`,
     [file.fileId],
   );
   const groups = groupSites(references);
@@ -34,8 +35,8 @@ export async function updateFileReferences(
       continue;
     }
     await q.execute(
-      "DELETE FROM code_reference_sites WHERE project_id = ? AND folded = ? AND name = ? AND kind = ? AND file_rowid = ?",
-      [r.project_id, r.folded, r.name, r.kind, r.file_rowid],
+      "DELETE FROM code_reference_sites WHERE project_rowid = ? AND folded = ? AND name = ? AND kind = ? AND file_rowid = ?",
+      [r.project_rowid, r.folded, r.name, r.kind, r.file_rowid],
     );
   }
   await insertSiteGroups(q, file, groups.filter((g) => !kept.has(keyOf(g.name, g.kind))));

@@ -7,6 +7,8 @@ import { readFactions } from "../../../src/store/graph/faction-reads.js";
 import { entityLinks } from "../../../src/store/graph/cell-reads.js";
 import { linkCellEntities } from "../../../src/store/graph/entities.js";
 import { unlinkPairs } from "../../../src/store/graph/mention-links.js";
+import { countReferencesWithPrefix, referencesNamed } from "../../../src/store/code/code-references.js";
+import { updateFileReferences } from "../../../src/store/code/reference-changes.js";
 
 const NOW = "2026-01-01T00:00:00.000Z";
 
@@ -94,6 +96,39 @@ describe("0030: cell-entity links by rowid", () => {
     await db.execute("DELETE FROM cells WHERE cell_id = 'cel_3'");
     expect(await db.all("SELECT cell_rowid, entity_rowid FROM cell_entities ORDER BY 1, 2")).toHaveLength(2);
     expect(await projectStats(db, "prj_1")).toMatchObject({ cells: 2, entities: 1 });
+    db.close();
+  });
+});
+
+describe("0031: packed references keyed by the project's rowid", () => {
+  it("keeps every row, lists and counts them by project id, rewrites a file's rows and drops a deleted file's", async () => {
+    const db = await oldShaped();
+    const site = (line: number) => `${line}:4`;
+    for (const [name, kind, sites] of [["Hono", "usage", [site(1), site(2)]], ["hono", "declaration", ["1:9:2:1:sym_1"]]] as const) {
+      await db.execute(
+        `INSERT INTO code_reference_sites (project_id, folded, name, kind, file_rowid, n, sites)
+         VALUES ('prj_1', ?, ?, ?, (SELECT rowid FROM files WHERE file_id = 'fil_1'), ?, ?)`,
+        [name.toLowerCase(), name, kind, sites.length, sites.join(",")],
+      );
+    }
+    await migrate(db, loadMigrations());
+    expect(await columns(db, "code_reference_sites")).toContain("project_rowid");
+    const named = await referencesNamed(db, "prj_1", "hono", 10);
+    expect(named.map((r) => [r.projectId, r.fileId, r.path, r.name, r.kind, r.lineStart])).toEqual([
+      ["prj_1", "fil_1", "guide.md", "Hono", "usage", 1],
+      ["prj_1", "fil_1", "guide.md", "Hono", "usage", 2],
+      ["prj_1", "fil_1", "guide.md", "hono", "declaration", 1],
+    ]);
+    expect(await countReferencesWithPrefix(db, "prj_1", "ho")).toBe(3);
+    expect(await countReferencesWithPrefix(db, "prj_other", "")).toBe(0);
+    // A re-read that keeps one usage: the other row goes, a new one comes.
+    await updateFileReferences(db, { projectId: "prj_1", fileId: "fil_1", path: "guide.md" }, [
+      { name: "Hono", kind: "usage", lineStart: 1, lineEnd: 1, nameLine: 1, nameCol: 4, symbolId: null },
+      { name: "Zod", kind: "usage", lineStart: 3, lineEnd: 3, nameLine: 3, nameCol: 0, symbolId: null },
+    ]);
+    expect(await countReferencesWithPrefix(db, "prj_1", "")).toBe(2);
+    await db.execute("DELETE FROM files WHERE file_id = 'fil_1'");
+    expect(await db.get("SELECT count(*) AS n FROM code_reference_sites")).toEqual({ n: 0 });
     db.close();
   });
 });
