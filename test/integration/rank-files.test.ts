@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeContextPack } from "../../src/retrieve/code/code-context-pack.js";
-import { FILE_RANK_WEIGHTS, isTask, leadingName, rankFiles } from "../../src/retrieve/code/rank-files.js";
+import { FILE_RANK_WEIGHTS, TASK_RANK_WEIGHTS, isTask, leadingName, rankFiles } from "../../src/retrieve/code/rank-files.js";
 import { actions } from "../../tools/index.js";
 import { createTestWorld } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
@@ -123,11 +123,12 @@ describe("file ranking: a whole issue is a task, not a search", () => {
     expect(asQuestion.get("src/books/core.ts")!).toBeGreaterThan(plain.get("src/books/core.ts")!);
   });
 
-  it("weighs the caller's structural evidence six times as much in a task as in a question", async () => {
+  it("weighs the caller's structural evidence more in a task than in a question, by the ratio of their weights", async () => {
     const extra = new Map([[(await w.app.db.get<{ file_id: string }>("SELECT file_id FROM files WHERE path = ?", ["src/http/handle.ts"]))!.file_id, 1]]);
     const of = async (text: string) => (await rankFiles(w.app.db, [w.projectId], text, extra)).find((f) => f.path === "src/http/handle.ts")!.score;
     // handle.ts holds none of the words: its score is the caller's evidence alone.
-    expect(await of(ISSUE("ledger"))).toBeCloseTo(6 * (await of("ledger rows posted")), 6);
+    expect(TASK_RANK_WEIGHTS.extra).toBeGreaterThan(FILE_RANK_WEIGHTS.extra);
+    expect(await of(ISSUE("ledger"))).toBeCloseTo((TASK_RANK_WEIGHTS.extra / FILE_RANK_WEIGHTS.extra) * (await of("ledger rows posted")), 6);
   });
 
   it("orders a task's declarations by their files' ranking", async () => {
@@ -141,5 +142,76 @@ describe("file ranking: a whole issue is a task, not a search", () => {
     expect(places.slice(0, 10)).toEqual([...places.slice(0, 10)].sort((a, b) => a - b));
     const unordered = await codeContextPack(w.app.db, { projectIds }, { ...req, tuning: { filePlace: 0 } }, w.app.tools);
     expect(unordered.declarations.map((d) => d.symbol).sort()).toEqual(pack.declarations.map((d) => d.symbol).sort());
+  });
+});
+
+/** Sets combined in a function's body: the words of the question are in the body alone, not in any header or doc. */
+const SETS = `/** Two sets combined. */
+export function combine(a: Set<number>, b: Set<number>): number[] {
+  const intersection = [...a].filter((x) => b.has(x));
+  const union = [...new Set([...a, ...b])];
+  return [...intersection, ...union];
+}
+`;
+/** A header file's comment names the common words (not the rare one), its declarations do nothing with them. */
+const HUB = `/** Shared declarations: set operations and union types are named here, so work starts here. */
+export interface Options {
+  verbose: boolean;
+}
+`;
+
+describe("file ranking: a file holds the words its declarations' bodies use", () => {
+  let w: TestWorld;
+  const ranked = async (weights?: typeof FILE_RANK_WEIGHTS) =>
+    (await rankFiles(w.app.db, [w.projectId], "how set intersection and union operations work", new Map(), weights)).map((f) => f.path);
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    const filler = (i: number) => fileEntry(`src/step${i}.ts`, `/** Step ${i}: work on a set of operations. */\nexport const step${i} = ${i};\n`);
+    await ingest(w, [fileEntry("src/combine.ts", SETS), fileEntry("src/shared.ts", HUB), filler(1), filler(2), filler(3)]);
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it("ranks the file whose function body computes the intersection above the one whose comment only names it", async () => {
+    expect((await ranked())[0]).toBe("src/combine.ts");
+    // Counting a file's document alone (headers and docs), the comment wins.
+    expect((await ranked({ ...FILE_RANK_WEIGHTS, bodies: 0 }))[0]).toBe("src/shared.ts");
+  });
+
+  it("leaves a task's weights counting the document alone", () => {
+    expect(TASK_RANK_WEIGHTS.bodies).toBe(0);
+  });
+});
+
+describe("file ranking: a file named by adjacent words of the question", () => {
+  let w: TestWorld;
+  const scores = async (question: string, weights: typeof FILE_RANK_WEIGHTS) =>
+    new Map((await rankFiles(w.app.db, [w.projectId], question, new Map(), weights)).map((f) => [f.path, f.score]));
+  const without = { ...FILE_RANK_WEIGHTS, compounds: 0 };
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    const element = `/** A node of the parsed hierarchy. */\nexport abstract class JsonElement {\n  abstract copy(): JsonElement;\n}\n`;
+    const reader = `/** Reads a tree model. */\nexport function readTree(text: string): unknown {\n  return JSON.parse(text);\n}\n`;
+    await ingest(w, [fileEntry("src/JsonElement.ts", element), fileEntry("src/read.ts", reader)]);
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it("counts `JsonElement` as named by 'json element': its name evidence is whole, the other file's unchanged", async () => {
+    const named = await scores("json element hierarchy and tree model", FILE_RANK_WEIGHTS);
+    const plain = await scores("json element hierarchy and tree model", without);
+    // Without the rule `json` and `element` were two of five words (stem 0.4 at most): whole, the file gains over a third.
+    expect(named.get("src/JsonElement.ts")!).toBeGreaterThan(1.4 * plain.get("src/JsonElement.ts")!);
+    expect(named.get("src/read.ts")).toBe(plain.get("src/read.ts"));
+  });
+
+  it("reads no name from words a stop word parts ('json and element' is no `JsonElement`)", async () => {
+    expect(await scores("json and element hierarchy", FILE_RANK_WEIGHTS)).toEqual(await scores("json and element hierarchy", without));
   });
 });

@@ -2,7 +2,7 @@ import type { Queryable } from "../../store/db.js";
 import { pathsOfFiles } from "../../store/code/code-graph-reads.js";
 import { declarationsNamed } from "../../store/code/declaration-reads.js";
 import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
-import { filePostings, searchFiles } from "../../store/search/lexical-search.js";
+import { declaredFilePostings, filePostings, searchFiles } from "../../store/search/lexical-search.js";
 import { searchSymbols } from "../../store/search/symbol-search.js";
 import { identifierParts, ftsAnyOf, queryTerms } from "../query-terms.js";
 import { stemmer } from "stemmer";
@@ -21,7 +21,7 @@ import { isPeripheralPath, isTestPath } from "./test-paths.js";
  *   a file of many weak matches does not outrank one strong one);
  * - `stem` / `folder`: the question's words in the file's name or its
  *   folders' names, weighed by rarity, and a file named exactly as the
- *   symbol asked for;
+ *   symbol asked for or as adjacent words of the question run together;
  * - `defines`: the file declares a name the question writes (a bare
  *   identifier query, a code-shaped word, a capitalised word), type-like
  *   declarations above functions above the rest, shared among the files
@@ -29,8 +29,9 @@ import { isPeripheralPath, isTestPath } from "./test-paths.js";
  * - `extra`: evidence the caller brings (the code pack's graph walk and
  *   declaration standing), as a prior, never a flood;
  * - the sum but `extra` is scaled by `coverage`: the share of the question's rarity
- *   (IDF over files) a file holds, raised to `rarity`, so the one file that
- *   holds the distinctive word outranks the many holding the common ones;
+ *   (IDF over files) a file holds, its declarations' bodies included, raised
+ *   to `rarity`, so the one file that holds the distinctive word outranks
+ *   the many holding the common ones;
  * - and by the path's prior: tests, examples and other folders beside the
  *   source, vendored and generated code, and declaration files (`.d.ts`)
  *   count less.
@@ -53,17 +54,25 @@ export interface FileRankWeights {
   symbolQuery: number;
   /** 1: capitalised prose words past the first are names asked for; 0: only code-shaped words and code spans are. */
   proseNames: number;
+  /** 1: a file holds the words its declarations' bodies use (coverage and rarity); 0: only its document's (headers, docs). */
+  bodies: number;
+  /** The name evidence (`stem`, 0..1) of a file named by adjacent words of the question ("JSON element" → `JsonElement.java`); 0: none. */
+  compounds: number;
 }
 
 /**
  * Tuned on the semble split (all 21 repositories, docs/benchmarks.md): a
  * file's name says more than its text (stem 1.3, text 0.7), and coverage of
  * the question's rarity is a softer factor (exponent 0.35) than it was on
- * the first 14 repositories, where weaker name evidence needed it.
+ * the first 14 repositories, where weaker name evidence needed it. A file
+ * holds what its declarations' bodies hold (`bodies`), a file named by
+ * adjacent words of the question is named for it (`compounds`), and the
+ * code pack's own standing weighs 0.25 (0.5 let hub files it walks to
+ * push the named file down).
  */
 export const FILE_RANK_WEIGHTS: FileRankWeights = {
-  text: 0.7, declarations: 1.5, stem: 1.3, folder: 0.2, defines: 1, extra: 0.5, rarity: 0.35,
-  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3, proseNames: 1,
+  text: 0.7, declarations: 1.5, stem: 1.3, folder: 0.2, defines: 1, extra: 0.25, rarity: 0.35,
+  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3, proseNames: 1, bodies: 1, compounds: 1,
 };
 
 /**
@@ -71,13 +80,13 @@ export const FILE_RANK_WEIGHTS: FileRankWeights = {
  * {@link SHORT_QUESTION} words). A whole issue holds dozens of words, most
  * of them common; its lexical evidence is spread thin, so the caller's
  * structural standing of a file (the code pack's declarations and graph
- * walks from the names the task writes) weighs six times a question's.
+ * walks from the names the task writes) weighs twelve times a question's.
  * Capitalised prose words (`The`, `When`, `Python`) are not names in an
  * issue: only code-shaped words and code spans are. Text, stem and
  * rarity stay as they were when these weights were chosen (SWE-bench's
  * issues are no short questions).
  */
-export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, text: 1, stem: 1, rarity: 0.5, extra: 3, proseNames: 0 };
+export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, text: 1, stem: 1, rarity: 0.5, extra: 3, proseNames: 0, bodies: 0, compounds: 0 };
 
 export interface RankedCodeFile {
   fileId: string;
@@ -163,13 +172,37 @@ const singular = (w: string) => (w.length > 3 && w.endsWith("s") && !w.endsWith(
  */
 const stemOf = (w: string) => stemmer(w);
 
-function pathWords(path: string): { stem: Set<string>; stemWhole: string; wholeStem: string; folders: Set<string> } {
+/**
+ * Runs of two or three adjacent words of the question, no stop word
+ * between, each stemmed: the names a question spells as words ("JSON
+ * element" for `JsonElement`, "delete statement" for `DeleteStatement`).
+ */
+function compounds(query: string): Set<string> {
+  return new Set(wordRuns(query).map((run) => run.map(stemOf).join(" ")));
+}
+
+/** Runs of two or three adjacent words of the question, lower-case, no stop word between. */
+function wordRuns(query: string): string[][] {
+  const out: string[][] = [];
+  const words = query.split(/\s+/).flatMap((w) => identifierParts(w));
+  for (let i = 0; i < words.length; i++) {
+    for (let k = 2; k <= 3 && i + k <= words.length; k++) {
+      const run = words.slice(i, i + k);
+      if (run.some((w) => STOP_WORDS.has(w))) break;
+      out.push(run);
+    }
+  }
+  return out;
+}
+
+function pathWords(path: string): { stem: Set<string>; stemWhole: string; wholeStem: string; folders: Set<string>; run: string } {
   const parts = path.split("/");
   const file = parts.at(-1) ?? "";
   const stemName = file.replace(/(\.[^.]+)+$/, "") || file;
   const stem = new Set([...identifierParts(stemName), normal(stemName)].map(stemOf));
   const folders = new Set(parts.slice(Math.max(0, parts.length - 3), -1).flatMap((p) => [...identifierParts(p), normal(p)]).map(stemOf));
-  return { stem, stemWhole: singular(normal(stemName)), wholeStem: stemOf(normal(stemName)), folders };
+  const named = identifierParts(stemName);
+  return { stem, stemWhole: singular(normal(stemName)), wholeStem: stemOf(normal(stemName)), folders, run: named.length > 1 ? named.map(stemOf).join(" ") : "" };
 }
 
 function pathPrior(path: string, w: FileRankWeights): number {
@@ -214,13 +247,26 @@ interface Rarity {
   holders: Set<string>;
 }
 
-/** Each searched term's IDF over files and which candidates hold it (one statement for all terms). */
-async function rarities(q: Queryable, projectIds: readonly string[], terms: readonly string[], candidates: readonly string[]): Promise<Rarity[]> {
+/**
+ * Each searched term's IDF over files and which candidates hold it (one
+ * statement for all terms). With `bodies`, a file holds a word its
+ * declarations' bodies use too, and a word is as common as the more of the
+ * two counts says: a code file's document holds its declarations' headers
+ * and docs only, so `t_set.c` held none of "set intersection and union"
+ * but `set`, while `server.h`, whose comments name everything, held all.
+ */
+async function rarities(q: Queryable, projectIds: readonly string[], terms: readonly string[], candidates: readonly string[], bodies: boolean): Promise<Rarity[]> {
   const read = terms.slice(0, MAX_RARITY_TERMS);
-  const { n, terms: postings } = await filePostings(q, projectIds, read.map((t) => ftsAnyOf([t])), candidates);
+  const matches = read.map((t) => ftsAnyOf([t]));
+  const [{ n, terms: postings }, declared] = await Promise.all([
+    filePostings(q, projectIds, matches, candidates),
+    bodies ? declaredFilePostings(q, projectIds, matches, candidates) : Promise.resolve([]),
+  ]);
   return read.map((term, i) => {
-    const { df, held } = postings[i]!;
-    return { term, idf: df > 0 ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0, holders: held };
+    const own = postings[i]!;
+    const body = declared[i] ?? { df: 0, held: new Set<string>() };
+    const df = Math.max(own.df, body.df);
+    return { term, idf: df > 0 ? Math.log(1 + (n - df + 0.5) / (df + 0.5)) : 0, holders: new Set([...own.held, ...body.held]) };
   });
 }
 
@@ -286,16 +332,17 @@ export async function rankFiles(
   const { terms, asked, text, decl, defines } = await evidence(q, projectIds, query, w);
   if (terms.length === 0 && asked.length === 0) return [];
   const candidates = [...new Set([...text.keys(), ...decl.keys(), ...defines.keys(), ...extra.keys()])].filter((f) => !exclude.has(f));
-  const [paths, rarity] = await Promise.all([pathsOfFiles(q, candidates), rarities(q, projectIds, terms, candidates)]);
+  const [paths, rarity] = await Promise.all([pathsOfFiles(q, candidates), rarities(q, projectIds, terms, candidates, w.bodies > 0)]);
   const total = rarity.reduce((s, r) => s + r.idf, 0) || 1;
   const askedWhole = new Set(asked.map((a) => singular(normal(a))));
+  const runs = w.compounds > 0 ? compounds(query) : new Set<string>();
   const definesWeight = w.defines * (isSymbolQuery(query) ? w.symbolQuery : 1);
   const out: RankedCodeFile[] = [];
   for (const fileId of candidates) {
     const path = paths.get(fileId);
     if (path === undefined) continue;
     const words = pathWords(path);
-    const stem = askedWhole.has(words.stemWhole) ? 1 : stemShare(words, rarity);
+    const stem = askedWhole.has(words.stemWhole) ? 1 : Math.max(runs.has(words.run) ? w.compounds : 0, stemShare(words, rarity));
     const coverage = rarity.length === 0 ? 1 : rarity.reduce((s, r) => s + (r.holders.has(fileId) || words.stem.has(stemOf(r.term)) ? r.idf : 0), 0) / total;
     const lexical =
       w.text * (text.get(fileId) ?? 0) + w.declarations * (decl.get(fileId) ?? 0) + w.stem * stem + w.folder * nameShare(words.folders, rarity) +

@@ -112,11 +112,39 @@ export async function filePostings(
      UNION ALL SELECT -1, (SELECT count(*) FROM files WHERE status = 'ready' AND project_id IN (${p})), NULL`,
     [JSON.stringify(matches), JSON.stringify(fileIds), ...projectIds, ...projectIds],
   );
-  const terms = matches.map((): FilePostings => ({ df: 0, held: new Set() }));
-  let n = 0;
-  for (const r of rows) {
-    if (Number(r.i) < 0) n = Number(r.df);
-    else terms[Number(r.i)] = { df: Number(r.df), held: new Set(r.held ? r.held.split(",") : []) };
-  }
-  return { n, terms };
+  return { n: Number(rows.find((r) => Number(r.i) < 0)?.df ?? 0), terms: postingsOf(matches, rows) };
 }
+
+/** Each expression's postings from rows keyed by its index (`i` < 0 rows are no expression's). */
+function postingsOf(matches: readonly string[], rows: ReadonlyArray<{ i: number; df: number; held: string | null }>): FilePostings[] {
+  const terms = matches.map((): FilePostings => ({ df: 0, held: new Set() }));
+  for (const r of rows) if (Number(r.i) >= 0) terms[Number(r.i)] = { df: Number(r.df), held: new Set(r.held ? r.held.split(",") : []) };
+  return terms;
+}
+
+/**
+ * For each FTS5 expression, in one statement: how many live files of the
+ * projects declare something whose indexed text (name, header, doc, body)
+ * holds it, and which of the given files do. A code file's document holds
+ * its declarations' headers and docs, not their bodies: the words a
+ * function's body uses are found here.
+ */
+export async function declaredFilePostings(
+  q: Queryable,
+  projectIds: readonly string[],
+  matches: readonly string[],
+  fileIds: readonly string[],
+): Promise<FilePostings[]> {
+  const rows = await q.all<{ i: number; df: number; held: string | null }>(
+    `WITH t AS (SELECT key AS i, value AS m FROM json_each(?)),
+     hits AS MATERIALIZED (SELECT t.i AS i, symbols_fts.rowid AS r FROM t, symbols_fts WHERE symbols_fts MATCH t.m)
+     SELECT hits.i AS i, count(DISTINCT s.file_id) AS df,
+            group_concat(DISTINCT CASE WHEN s.file_id IN (SELECT value FROM json_each(?)) THEN s.file_id END) AS held
+     FROM hits CROSS JOIN symbols s ON s.rowid = hits.r
+     WHERE s.retired_at IS NULL AND s.project_id IN (${placeholders(projectIds.length)})
+     GROUP BY hits.i`,
+    [JSON.stringify(matches), JSON.stringify(fileIds), ...projectIds],
+  );
+  return postingsOf(matches, rows);
+}
+
