@@ -27,13 +27,12 @@ import { forgetSpotted, spotDocument } from "../src/entities/spot-document.js";
 import { loadConfig } from "../src/config.js";
 import { ingestBatch } from "../src/ingest/accept/ingest-batch.js";
 import { applyReading } from "../src/ingest/read/apply-reading.js";
+import type { ReadingToApply } from "../src/ingest/read/apply-reading.js";
 import type { ReadingStats } from "../src/ingest/read/apply-reading.js";
 import { readRequest } from "../src/ingest/read/pool/read-request.js";
 import { readers } from "../src/readers/index.js";
 import { MarkdownPartCache, markdownReadCounts, readMarkdownSource, resetMarkdownReadCounts } from "../src/readers/markdown/markdown-incremental.js";
-import type { ReadOutput } from "../src/readers/reader.js";
 import { createProject } from "../src/store/access/projects.js";
-import { fileDocument, reindexChanges } from "../src/store/search/reindex-changes.js";
 import { percentile } from "./lib/ir-metrics.js";
 
 const ROOT = fileURLToPath(new URL("..", import.meta.url));
@@ -156,7 +155,7 @@ async function main(): Promise<void> {
   await readRequest(readers, request(document, path));
   const threadWhole: number[] = [];
   const threadParts: number[] = [];
-  const outputs: Array<{ output: ReadOutput; entities: unknown }> = [];
+  const outputs: ReadingToApply[] = [];
   const spotting: number[] = [];
   for (const [k, text] of series.entries()) {
     forgetSpotted(); // a first reading spots every cell
@@ -165,7 +164,8 @@ async function main(): Promise<void> {
     if (after.value.type !== "done" || before.value.type !== "done") throw new Error("a reading failed");
     threadWhole.push(before.ms);
     threadParts.push(after.ms);
-    outputs.push({ output: after.value.output, entities: after.value.entities });
+    const { type: _done, ...reading } = after.value;
+    outputs.push(reading);
     spotting.push(timed(() => spotDocument(after.value.type === "done" ? after.value.output : { factions: [], cells: [] })).ms);
   }
 
@@ -181,17 +181,10 @@ async function main(): Promise<void> {
     await app.worker.whenIdle();
     const fileId = answer.accepted[0]?.fileId;
     if (fileId === undefined) throw new Error("the document was not accepted");
-    for (const { output, entities } of outputs) {
+    for (const reading of outputs) {
       const now = new Date().toISOString();
-      const { ms, value } = await timedAsync(() =>
-        app.deps.db.transaction(async (tx) => {
-          const stats = await applyReading(tx, { projectId: project.projectId, fileId }, output, now, entities as Parameters<typeof applyReading>[4]);
-          // As the worker writes it: only the full-text rows the reading changed.
-          const document = fileDocument(output.cells.map((c) => ({ text: c.text, heading: output.factions[c.faction]?.factionType === "heading" })));
-          await reindexChanges(tx, fileId, stats.cells, document);
-          return stats;
-        }),
-      );
+      // As the worker writes it: the derivers' writer phase, search rows included (only those the reading changed).
+      const { ms, value } = await timedAsync(() => app.deps.db.transaction((tx) => applyReading(tx, { projectId: project.projectId, fileId }, reading, now)));
       persist.push(ms);
       changes.push(value);
     }

@@ -16,7 +16,6 @@ import { artifactTaskKind } from "./artifacts/artifact-task.js";
 import { documentIngestKind } from "./documents/document-ingest-task.js";
 import { parseAllowList } from "./fetch/allow-list.js";
 import { categoryEndpoints } from "./categories/category-endpoints.js";
-import { reviewTouched, TypingIndex } from "./categories/typing-index.js";
 import { typeRefillKind } from "./categories/refill-task.js";
 import { graphEndpoints } from "./graph/graph-endpoints.js";
 import { ingestEndpoints } from "./ingest/ingest-endpoints.js";
@@ -159,10 +158,7 @@ function readingWorker(config: Config, db: Db, clock: Clock, ownClock: boolean):
     return new WriterThread({ url, authToken, reading, readersUrl: undefined, minFreeMb, turns: db.turns.buffer });
   }
   const floor = new SpaceFloor(config.dbUrl, config.minFreeMb);
-  const make = (holds?: WorkerDeps["holds"]) => {
-    const typing = new TypingIndex();
-    return new IngestWorker({ db, clock, reading: config.reading, afterDrain: (touched) => reviewTouched(db, typing, touched, clock), holds, room: () => floor.above() });
-  };
+  const make = (holds?: WorkerDeps["holds"]) => new IngestWorker({ db, clock, reading: config.reading, holds, room: () => floor.above() });
   return db.kind === "memory" ? make() : new LeasedWorker(db, make);
 }
 

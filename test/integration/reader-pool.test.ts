@@ -258,8 +258,8 @@ describe("attempts: an interrupted reading is retried in a process of its own", 
     const task = (path: string) => ({ path, contentType: "text/markdown", includeSecret: false, load: async () => new TextEncoder().encode("# x\n\nA fact.\n") });
     try {
       await expect(pool.read(task("spin-forever.md"), { isolated: true })).rejects.toThrow("reading exceeded its time limit (1.5 s)");
-      const { output, entities } = await pool.read(task("plain.md"), { isolated: true });
-      expect(Array.isArray(entities)).toBe(true);
+      const { output, carried } = await pool.read(task("plain.md"), { isolated: true });
+      expect(Array.isArray(carried?.["document-entities"])).toBe(true);
       expect(output.factions.length).toBeGreaterThan(0);
     } finally {
       await pool.close();

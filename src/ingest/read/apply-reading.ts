@@ -5,9 +5,8 @@ import type { CellKey, NewCell } from "../../store/graph/cells.js";
 import type { Queryable } from "../../store/db.js";
 import { insertFactions, liveFactionKeys, placeFaction, retireFactions, storeFactionText } from "../../store/graph/factions.js";
 import type { FactionKey, NewFaction } from "../../store/graph/factions.js";
-import type { DocumentEntities } from "../../entities/spot-document.js";
-import { derivers } from "./derivers/index.js";
-import type { ReadTarget } from "./derivers/index.js";
+import { deriveInWriter } from "./derivers/index.js";
+import type { Carried, CellChanges, ReadTarget } from "./derivers/index.js";
 import { factionHash } from "./faction-hash.js";
 
 /** What one reading changed. */
@@ -19,17 +18,20 @@ export interface ReadingStats {
   cellsRetired: number;
 }
 
+export type { CellChanges } from "./derivers/index.js";
+
 /**
- * Which cells' full-text rows a reading changed (see `reindexChanges`):
- * the ones it added and retired, and the kept cells of factions whose
- * heading path moved (their context changed). `whole` when the file had no
- * live cell kept, so its rows are simply those of its live cells.
+ * A reading as it reaches the writer: the reader's output, what the
+ * derivers worked out in the reader thread (`carried`, by deriver name),
+ * and, when the thread worked them out, each faction's `factionHash` and
+ * which factions' text is exactly their lines of the bytes read (stored as
+ * such: see store/graph/faction-text.ts).
  */
-export interface CellChanges {
-  whole: boolean;
-  added: string[];
-  retired: string[];
-  recontexted: string[];
+export interface ReadingToApply {
+  readonly output: ReadOutput;
+  readonly carried?: Carried | undefined;
+  readonly factionHashes?: readonly string[] | undefined;
+  readonly textAtLines?: readonly boolean[] | undefined;
 }
 
 /** What one reading changed, with the cells whose index rows follow. */
@@ -38,27 +40,16 @@ export interface AppliedReading extends ReadingStats {
 }
 
 /**
- * Persists a reading incrementally, then runs its derivers (code facts,
- * entities …). Factions are matched to the live ones by content hash: a
- * match keeps its id and its cells (only its place moves); new text gets
- * new factions and cells; live factions left unmatched are retired with
- * their cells.
+ * Persists a reading incrementally, then runs the derivers' writer phase
+ * (code facts, entities, search rows …: derivers/index.ts). Factions are
+ * matched to the live ones by content hash: a match keeps its id and its
+ * cells (only its place moves); new text gets new factions and cells; live
+ * factions left unmatched are retired with their cells.
  */
-export async function applyReading(
-  tx: Queryable,
-  target: ReadTarget,
-  output: ReadOutput,
-  now: string,
-  spotted?: DocumentEntities,
-  /**
-   * Worked out in the reader thread: each faction's `factionHash`, and which
-   * factions' text is exactly their lines of the bytes read (stored as such).
-   */
-  thread: { factionHashes?: readonly string[] | undefined; textAtLines?: readonly boolean[] | undefined } = {},
-): Promise<AppliedReading> {
-  const { factionHashes } = thread;
+export async function applyReading(tx: Queryable, target: ReadTarget, reading: ReadingToApply, now: string): Promise<AppliedReading> {
+  const { output, factionHashes, textAtLines } = reading;
   const hashes = factionHashes?.length === output.factions.length ? factionHashes : output.factions.map(factionHash);
-  const atLines = (i: number) => thread.textAtLines?.length === output.factions.length && thread.textAtLines[i] === true;
+  const atLines = (i: number) => textAtLines?.length === output.factions.length && textAtLines[i] === true;
   const existing = await liveFactionKeys(tx, target.fileId);
   const { factionIds, kept, retired } = matchFactions(existing, hashes);
   const changes: CellChanges = { whole: kept.size === 0, added: [], retired: [], recontexted: [] };
@@ -111,8 +102,7 @@ export async function applyReading(
   await insertCells(tx, fresh, now);
   stats.cellsAdded = fresh.length;
   stats.cellsRetired = stale.length;
-  const reading = { file: target, output, ids: { factionIds, cellIds: cellIds.ids }, now, spotted };
-  for (const deriver of derivers) await deriver.derive(tx, reading);
+  await deriveInWriter(tx, { file: target, output, ids: { factionIds, cellIds: cellIds.ids }, changes, now }, reading.carried ?? {});
   return stats;
 }
 

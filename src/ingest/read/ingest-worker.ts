@@ -6,8 +6,8 @@ import { getChunkBytes } from "../../store/files/chunks.js";
 import { beginIsolatedRead, claimQueued, dropFileBytes, finishReading, hasQueued, releaseClaims, requeueInterrupted } from "../../store/files/files.js";
 import { CredentialRefusal } from "../secrets/secret-verdict.js";
 import type { ClaimedFile } from "../../store/files/files.js";
-import { reindexFile } from "../../store/search/search-index.js";
-import { fileDocument, reindexChanges } from "../../store/search/reindex-changes.js";
+import { drainPasses } from "./derivers/index.js";
+import type { DrainPass } from "./derivers/index.js";
 import { applyReading } from "./apply-reading.js";
 import { BATCH_ROWS, PersistLane } from "./persist-lane.js";
 import { ReaderPool } from "./pool/reader-pool.js";
@@ -34,7 +34,7 @@ const MAX_UNDER_WAY = 64;
 const MAX_BACKLOG_ROWS = 2 * BATCH_ROWS;
 
 /**
- * The pass after reading (`afterDrain`) waits for this much quiet after the
+ * The passes after reading (the derivers' `afterDrain`: typing) wait for this much quiet after the
  * last reading: it reads a project's sections whole (about 150 ms on a tree
  * of 10,000 cells), and run after every drained edit it held the store's
  * one lane just when the edit's first query came. Edits in a row share one
@@ -56,12 +56,6 @@ export interface WorkerDeps {
   readonly reading: ReaderLimits;
   /** Module whose `readers` export the threads run (the product's registry when absent; tests load their own). */
   readonly readersUrl?: string | URL;
-  /**
-   * Runs once the queue has drained, with the files settled meanwhile
-   * (read, failed or refused: their ids by project), before the worker
-   * reports idle: passes over what was read (types) see every file settled.
-   */
-  readonly afterDrain?: (touched: ReadonlyMap<string, ReadonlySet<string>>) => Promise<void>;
   /**
    * Whether this worker may still write (it holds the writer lease), asked
    * inside each claim and each commit of readings: a worker that lost the
@@ -104,6 +98,14 @@ export class IngestWorker {
   #loop: Promise<void> | undefined;
   /** Readings handed to the pool and not yet answered. */
   #inThreads = 0;
+  /**
+   * The derivers' passes after the queue drains (derivers/index.ts), made
+   * for this worker, so for each writer term. They run with the files
+   * settled meanwhile (read, failed or refused: their ids by project),
+   * before the worker reports idle: passes over what was read (types) see
+   * every file settled.
+   */
+  readonly #passes: readonly DrainPass[] = drainPasses();
   /** Files settled since the last pass, by project. */
   #touched = new Map<string, Set<string>>();
   /** When the oldest settle the pass has not seen happened (performance.now()), if any. */
@@ -234,7 +236,7 @@ export class IngestWorker {
    * any case once the oldest unseen settle is PASS_MAX_WAIT_MS old.
    */
   async #passDue(): Promise<boolean> {
-    if (!this.#deps.afterDrain || this.#touched.size === 0 || !this.#running) return false;
+    if (this.#passes.length === 0 || this.#touched.size === 0 || !this.#running) return false;
     const overdue = () => performance.now() - (this.#touchedSince ?? performance.now()) >= PASS_MAX_WAIT_MS;
     if (this.#kicked) return overdue();
     if (this.#flushAsked || overdue()) return true;
@@ -255,15 +257,17 @@ export class IngestWorker {
   }
 
   async #afterDrain(): Promise<void> {
-    if (!this.#deps.afterDrain || this.#touched.size === 0 || !this.#running) return;
+    if (this.#passes.length === 0 || this.#touched.size === 0 || !this.#running) return;
     const projects = this.#touched;
     this.#touched = new Map();
     this.#touchedSince = undefined;
     this.#flushAsked = false;
-    try {
-      await this.#deps.afterDrain(projects);
-    } catch (err) {
-      log.error("the pass after reading failed", { error: err });
+    for (const pass of this.#passes) {
+      try {
+        await pass(this.#deps.db, projects, this.#deps.clock);
+      } catch (err) {
+        log.error("the pass after reading failed", { error: err });
+      }
     }
   }
 
@@ -417,18 +421,14 @@ export class IngestWorker {
       read();
       this.#lane.nudge();
     }
-    const { output, entities, factionHashes, textAtLines } = reading;
     await this.#lane.persist({
-      rows: output.factions.length + output.cells.length,
+      rows: reading.output.factions.length + reading.output.cells.length,
       write: async (tx) => {
         if (this.#deps.holds && !(await this.#deps.holds(tx))) return;
         const now = this.#now();
         // Claim the finish first: if the file was replaced meanwhile, nothing is written.
         if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "ready" }, now))) return;
-        const applied = await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, output, now, entities, { factionHashes, textAtLines });
-        // Only the rows the reading changed: a kept cell's row stands.
-        const document = fileDocument(output.cells.map((c) => ({ text: c.text, heading: output.factions[c.faction]?.factionType === "heading" })));
-        await reindexChanges(tx, file.fileId, applied.cells, document);
+        await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, reading, now);
       },
     });
     this.#committed();
@@ -458,8 +458,7 @@ export class IngestWorker {
     log.warn("reading refused: looks like a credential", { fileId: file.fileId, path: file.path });
     await this.#deps.db.transaction(async (tx) => {
       if (!(await finishReading(tx, file.fileId, file.chunkId, { status: "failed", error: message }, now))) return;
-      await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, { factions: [], cells: [] }, now);
-      await reindexFile(tx, file.fileId);
+      await applyReading(tx, { projectId: file.projectId, fileId: file.fileId }, { output: { factions: [], cells: [] } }, now);
       await dropFileBytes(tx, file.projectId, file.fileId, file.chunkId, now);
     });
   }

@@ -77,7 +77,7 @@ async function writeSymbols(
  */
 export const codeFactsDeriver: Deriver = {
   name: "code-facts",
-  async derive(tx, { file: target, output, ids, now }) {
+  async inWriter(tx, { file: target, output, ids, now }) {
     const facts = output.code;
     if (!facts) return;
     const row = await getFile(tx, target.projectId, target.fileId);

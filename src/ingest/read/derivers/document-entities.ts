@@ -1,4 +1,5 @@
 import { spotDocument } from "../../../entities/spot-document.js";
+import type { DocumentEntities } from "../../../entities/spot-document.js";
 import { linkCellEntities } from "../../../store/graph/entities.js";
 import { dropSymbolMentions, fileMentionLinks, fileSymbolMentions, unlinkPairs } from "../../../store/graph/mention-links.js";
 import type { CellLink, CellMention } from "../../../store/graph/mention-links.js";
@@ -15,16 +16,18 @@ const mentionKey = (m: CellMention) => `${m.cellId}\u0000${m.name}`;
  * other files through their spellings), linked to the cells that mention
  * them. Code identifiers become symbol mentions, linked to the code's
  * symbol entities now or when the code is read later. Code files have
- * their own entities (see `code-facts.ts`). The spotting itself ran in the
- * reader thread (`spotted`); a reading persisted without it is spotted here.
+ * their own entities (see `code-facts.ts`). Spotting and resolving names is
+ * CPU work, so it runs in the reader thread (`inReader`), and the writer
+ * only looks names up; a reading persisted without it is spotted here.
  *
  * The file's links and mentions end as if all were removed and written
  * anew, but only the difference is written: a re-read that kept most cells
  * keeps their rows.
  */
-export const documentEntitiesDeriver: Deriver = {
+export const documentEntitiesDeriver: Deriver<DocumentEntities> = {
   name: "document-entities",
-  async derive(tx, { file, output, ids, now, spotted }) {
+  inReader: ({ output }) => (output.code ? undefined : spotDocument(output)),
+  async inWriter(tx, { file, output, ids, now }, spotted) {
     if (output.code) return;
     const resolved = spotted ?? spotDocument(output);
     const named = resolved.filter((e) => e.kind !== "symbol");

@@ -7,7 +7,7 @@ import type { Deriver } from "./deriver.js";
  */
 export const symbolMentionsDeriver: Deriver = {
   name: "symbol-mentions",
-  async derive(tx, { file, output }) {
+  async inWriter(tx, { file, output }) {
     if (!output.code) return;
     const declared = output.code.declarations.flatMap((d) => [d.symbol, d.qualifiedName]);
     await linkSymbolMentions(tx, file.projectId, [...new Set(declared)]);

@@ -6,7 +6,7 @@
  * read the same way wherever it runs.
  */
 import type { Reader, ReaderInput, ReadOutput } from "../../../readers/reader.js";
-import { spotDocument } from "../../../entities/spot-document.js";
+import { deriveInReader } from "../derivers/index.js";
 import { secretVerdictOnBytes, secretVerdictOnReading } from "../../secrets/secret-verdict.js";
 import { factionHash } from "../faction-hash.js";
 import { textAtLines } from "../../../store/graph/faction-text.js";
@@ -31,8 +31,8 @@ export async function readRequest(readers: readonly Reader[], request: ThreadReq
     const output = reader ? await reader.read(input) : EMPTY;
     const onReading = secretVerdictOnReading(file, output);
     if (onReading !== undefined) return { type: "refused", message: onReading };
-    const entities = output.code ? undefined : spotDocument(output);
-    return { type: "done", output, entities, factionHashes: output.factions.map(factionHash), textAtLines: textAtLines(request.bytes, output.factions) };
+    const carried = deriveInReader({ path: request.path, bytes: request.bytes, output });
+    return { type: "done", output, carried, factionHashes: output.factions.map(factionHash), textAtLines: textAtLines(request.bytes, output.factions) };
   } catch (err) {
     return { type: "failed", message: err instanceof Error ? err.message : String(err) };
   }

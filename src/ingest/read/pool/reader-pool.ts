@@ -14,7 +14,7 @@
  */
 import type { ChildProcess } from "node:child_process";
 import type { Worker } from "node:worker_threads";
-import type { DocumentEntities } from "../../../entities/spot-document.js";
+import type { ReadingToApply } from "../apply-reading.js";
 import type { ReadOutput } from "../../../readers/reader.js";
 import { relayLog } from "../../../logger.js";
 import { DEFAULT_READERS_URL, spawnReaderProcess, spawnReaderThread } from "./spawn-reader.js";
@@ -40,15 +40,8 @@ export interface ReaderPoolOptions extends ReaderLimits {
   readonly recycleIdleMs?: number;
 }
 
-/** What reading a file gives: the reader's output and, for a document, the entities spotted in it. */
-export interface Reading {
-  readonly output: ReadOutput;
-  readonly entities?: DocumentEntities | undefined;
-  /** Each faction's content hash, when the thread worked them out. */
-  readonly factionHashes?: readonly string[] | undefined;
-  /** Which factions' text is exactly their lines of the bytes, when the thread worked it out. */
-  readonly textAtLines?: readonly boolean[] | undefined;
-}
+/** What reading a file gives: the reader's output and what the thread worked out beside it (see ReadingToApply). */
+export type Reading = ReadingToApply;
 
 /** One file to read. */
 export interface ReadTask {
@@ -153,7 +146,8 @@ const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
 
 /** The reading a host's answer carries. */
 function readingOf(answer: Extract<ThreadAnswer, { type: "done" }>): Reading {
-  return { output: answer.output, entities: answer.entities, factionHashes: answer.factionHashes, textAtLines: answer.textAtLines };
+  const { type: _done, ...reading } = answer;
+  return reading;
 }
 
 /** A buffer the thread can own: the view's whole ArrayBuffer, else a copy. */

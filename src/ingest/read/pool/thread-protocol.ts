@@ -3,7 +3,7 @@
  * requests one at a time, in the order they came, and answers in that order,
  * so no message needs an id.
  */
-import type { DocumentEntities } from "../../../entities/spot-document.js";
+import type { Carried } from "../derivers/index.js";
 import type { LogRecord } from "../../../logger.js";
 import type { ReadOutput } from "../../../readers/reader.js";
 
@@ -25,16 +25,17 @@ export interface ThreadRequest {
 export type ThreadAnswer =
   | { readonly type: "ready" }
   /**
-   * `entities`: a document's names, spotted in the thread (absent for code);
-   * `factionHashes`: each faction's content hash (`factionHash`), worked out
-   * in the thread so persisting a reading does not hash every faction again;
-   * `textAtLines`: which factions' text is exactly their lines of the bytes
-   * (stored as such: see store/graph/faction-text.ts).
+   * `carried`: what the derivers worked out beside the reader, by deriver
+   * name (see derivers/deriver.ts); `factionHashes`: each faction's content
+   * hash (`factionHash`), worked out in the thread so persisting a reading
+   * does not hash every faction again; `textAtLines`: which factions' text
+   * is exactly their lines of the bytes (stored as such: see
+   * store/graph/faction-text.ts).
    */
   | {
       readonly type: "done";
       readonly output: ReadOutput;
-      readonly entities?: DocumentEntities;
+      readonly carried: Carried;
       readonly factionHashes?: readonly string[];
       readonly textAtLines?: readonly boolean[];
     }

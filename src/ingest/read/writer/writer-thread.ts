@@ -7,7 +7,6 @@
  * writes them and hands them to its listeners (MCP sessions hear them).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { reviewTouched, TypingIndex } from "../../../categories/typing-index.js";
 import { onLog, setLogOutput } from "../../../logger.js";
 import { openDatabase } from "../../../store/db.js";
 import { SpaceFloor } from "../../../store/free-space.js";
@@ -27,20 +26,12 @@ onLog((record) => post({ type: "log", record }));
 try {
   const db = await openDatabase({ url: data.url, authToken: data.authToken, role: "writer", turns: new WriteTurns(data.turns) });
   const floor = new SpaceFloor(data.url, data.minFreeMb);
-  // Of the processes on this database, the one holding the writer lease reads and writes.
-  // A new lease term starts a new typing index: another process may have read files meanwhile.
-  const worker = new LeasedWorker(db, (holds) => {
-    const typing = new TypingIndex();
-    return new IngestWorker({
-      db,
-      clock: Date.now,
-      reading: data.reading,
-      readersUrl: data.readersUrl,
-      afterDrain: (touched) => reviewTouched(db, typing, touched, Date.now),
-      holds,
-      room: () => floor.above(),
-    });
-  });
+  // Of the processes on this database, the one holding the writer lease reads and writes; each
+  // lease term is a new worker, with new passes after reading (another process may have read files meanwhile).
+  const worker = new LeasedWorker(
+    db,
+    (holds) => new IngestWorker({ db, clock: Date.now, reading: data.reading, readersUrl: data.readersUrl, holds, room: () => floor.above() }),
+  );
   port.on("message", (request: WriterRequest) => {
     if (request.type === "kick") worker.kick();
     else if (request.type === "idle") void worker.whenIdle().then(() => post({ type: "idle", id: request.id }));

@@ -13,7 +13,7 @@ describe("one reading, as a reader thread does it", () => {
     if (answer.type !== "done") return;
     expect(answer.output.factions.length).toBeGreaterThan(2);
     expect(answer.factionHashes).toEqual(answer.output.factions.map(factionHash));
-    expect(answer.entities).toBeDefined();
+    expect(answer.carried["document-entities"]).toBeDefined();
   });
 
   it("code gets its hashes too, and no spotted entities", async () => {
@@ -26,6 +26,6 @@ describe("one reading, as a reader thread does it", () => {
     expect(answer.type).toBe("done");
     if (answer.type !== "done") return;
     expect(answer.factionHashes).toEqual(answer.output.factions.map(factionHash));
-    expect(answer.entities).toBeUndefined();
+    expect(answer.carried["document-entities"]).toBeUndefined();
   });
 });
