@@ -21,7 +21,7 @@ import type { CheckReport, ExpectedFile } from "./durability-checks.js";
 import { spawnServe } from "./spawn-pks.js";
 import type { ServedPks, StartingPks } from "./spawn-pks.js";
 
-const SERVER_ENV = { PKS_RATE_LIMIT: "100000", PKS_LOG: "info" };
+const SERVER_ENV = { PKS_RATE_LIMIT: "100000", PKS_LOG: "stderr" };
 const MAX_IN_FLIGHT = 3;
 
 /** A small seeded generator (mulberry32): the run prints its seed so a failure can be replayed. */
