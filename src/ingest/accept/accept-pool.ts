@@ -12,8 +12,10 @@
  * One thread, started at the first large call and unreferenced, so an idle
  * one keeps no process alive; it runs one job at a time, in the order they
  * came (a folder sync's batches keep their order anyway: each awaits its
- * answer). A thread that stops (its heap) fails the jobs it held and is
- * started anew for the next.
+ * answer). A thread idle for IDLE_MS ends, giving back its heap (a cold
+ * sync stores every file first, then reads for much longer: the thread
+ * would sit through the ingest's peak of memory for nothing). A thread that
+ * stops (its heap) fails the jobs it held and is started anew for the next.
  */
 import { threadId, Worker } from "node:worker_threads";
 import { AppError } from "../../errors.js";
@@ -26,6 +28,9 @@ import type { AcceptAnswer, AcceptJob, AcceptRequest, PackedBytes } from "./acce
 
 /** A call carrying at most this many bytes (or base64 characters) is accepted in place. */
 export const IN_PLACE_BYTES = 64 * 1024;
+
+/** An accept thread with no job for this long ends. */
+const IDLE_MS = 2000;
 
 /** Which thread ran the last accepted call's checks: the test that holds them off the serving thread reads it. */
 export const lastAccept = { threadId };
@@ -65,6 +70,7 @@ function failed(answer: AcceptAnswer): AppError {
 
 class AcceptThread {
   #thread: Worker | undefined;
+  #idle: NodeJS.Timeout | undefined;
   #nextId = 0;
   readonly #waiting = new Map<number, { resolve: (a: AcceptAnswer) => void; reject: (e: Error) => void }>();
 
@@ -79,6 +85,7 @@ class AcceptThread {
         },
         reject,
       });
+      clearTimeout(this.#idle);
       if (this.#waiting.size === 1) thread.ref();
       const request: AcceptRequest = { id, job };
       thread.postMessage(request);
@@ -93,12 +100,21 @@ class AcceptThread {
     thread.on("message", (answer: AcceptAnswer) => {
       this.#waiting.get(answer.id)?.resolve(answer);
       this.#waiting.delete(answer.id);
-      if (this.#waiting.size === 0) thread.unref();
+      if (this.#waiting.size > 0) return;
+      thread.unref();
+      this.#idle = setTimeout(() => void this.#end(thread), IDLE_MS).unref();
     });
     thread.on("error", (error) => log.error("the accept thread failed", { error }));
     thread.on("exit", (code) => this.#stopped(thread, code));
     this.#thread = thread;
     return thread;
+  }
+
+  /** Ends an idle thread; the next job starts a new one. */
+  async #end(thread: Worker): Promise<void> {
+    if (this.#thread !== thread || this.#waiting.size > 0) return;
+    this.#thread = undefined;
+    await thread.terminate();
   }
 
   #stopped(thread: Worker, code: number): void {
