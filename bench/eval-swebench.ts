@@ -12,8 +12,9 @@
  * changed in between; the baselines re-index the same files. Two settings
  * of src/ were chosen on the 63 instances outside sympy (a task's weight on
  * the pack's structural standing of a file, and how far a task's
- * declarations follow the file ranking, docs/benchmarks.md); sympy's 77
- * instances tuned nothing.
+ * declarations follow the file ranking), and two task rules on half A of
+ * 53 of those 63 (within each repository, instances by id alternate between
+ * halves A and B; docs/benchmarks.md); sympy's 77 instances tuned nothing.
  *
  * code_context_pack gets the issue text as its task. Its file ranking is
  * read as bench/eval-code.ts reads it (the `files` list, tests and duplicate

@@ -58,6 +58,19 @@ function inFileOrder<T extends { declaration: { fileId: string } }>(cut: readonl
 }
 
 /**
+ * A task's cut: what passes the relevance cut, and every ranked
+ * declaration of the first listed file (the file an agent opens first),
+ * in ranking order. In a whole issue the function to change often says
+ * few of its words, so it scores far under the best row even when its file
+ * leads; the ranking's own floor (rank-declarations.ts) still holds.
+ */
+function withLeadFile<T extends { declaration: { fileId: string } }>(ranked: readonly T[], kept: readonly T[], files: readonly PackedFile[]): T[] {
+  const lead = files[0]?.fileId;
+  const passed = new Set(kept);
+  return ranked.filter((d) => passed.has(d) || d.declaration.fileId === lead);
+}
+
+/**
  * The pack's files: the shared file ranking (rank-files.ts) with the pack's
  * own standing of each file (its declarations, the walks over references
  * and imports from the matches and the seeds) as that ranking's `extra`
@@ -109,7 +122,7 @@ export async function codeContextPack(
   const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
   const files = await listedFiles(q, projectIds, req, seeds, ranking);
   const kept = relevanceCut(ranking.declarations, req.tuning?.declarations ?? declarationCutAt(req.budget));
-  const cut = isTask(req.task) ? inFileOrder(kept, files, req.tuning?.filePlace ?? FILE_PLACE) : kept;
+  const cut = isTask(req.task) ? inFileOrder(withLeadFile(ranking.declarations, kept, files), files, req.tuning?.filePlace ?? FILE_PLACE) : kept;
   const serialize = (rows: Row[]) => JSON.stringify(shape(rows));
   const empty = count(serialize([]));
   const namedBefore = new Set([...files.map((f) => f.fileId), ...cut.map((d) => d.declaration.fileId)]);

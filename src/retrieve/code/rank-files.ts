@@ -7,8 +7,10 @@ import { searchSymbols } from "../../store/search/symbol-search.js";
 import { identifierParts, ftsAnyOf, queryTerms } from "../query-terms.js";
 import { stemmer } from "stemmer";
 import { STOP_WORDS } from "../../text/stop-words.js";
-import { taskTerms } from "./task-terms.js";
+import { isTask, SHORT_QUESTION, taskTerms } from "./task-terms.js";
 import { isPeripheralPath, isTestPath } from "./test-paths.js";
+
+export { isTask };
 
 /**
  * The one file ranking of code questions, shared by `code_context_pack` and
@@ -142,9 +144,6 @@ export function leadingName(query: string): string | undefined {
   const first = query.trim().split(/[^\p{L}\p{N}_$]+/u)[0] ?? "";
   return CAPITALISED.test(first) && first.length > 2 && !STOP_WORDS.has(first.toLowerCase()) ? first : undefined;
 }
-
-/** Words of a question past which it reads as a task (an issue, a commit message) rather than a search. */
-const SHORT_QUESTION = 16;
 
 /**
  * A short question's terms are all its words but stop words (`line` in "line
@@ -290,11 +289,6 @@ function stemShare(words: ReturnType<typeof pathWords>, rarity: readonly Rarity[
   const parts = [...words.stem].filter((w) => w !== words.wholeStem && w.length > 1);
   const own = parts.length === 0 ? 1 : parts.filter((p) => rarity.some((r) => stemOf(r.term) === p)).length / parts.length;
   return held * (0.5 + 0.5 * own);
-}
-
-/** True when a question reads as a task (an issue, a bug report, a commit message) rather than a search. */
-export function isTask(query: string): boolean {
-  return query.trim().split(/\s+/).length > SHORT_QUESTION;
 }
 
 /** The evidence read from the store for a question: lexical hits, declarations of asked names, files named by path. */

@@ -52,8 +52,8 @@ function pathTails(path: string): string[] {
 }
 
 /** Files the task's paths name: each mention goes to the files of its longest matching tail. */
-async function namedFiles(q: Queryable, projectIds: readonly string[], paths: readonly string[]): Promise<Map<string, number>> {
-  const tailsOf = new Map(paths.map((p) => [p, pathTails(p)]));
+async function namedFiles(q: Queryable, projectIds: readonly string[], paths: readonly string[], whole: readonly string[] = []): Promise<Map<string, number>> {
+  const tailsOf = new Map<string, string[]>([...paths.map((p): [string, string[]] => [p, pathTails(p)]), ...whole.filter((p) => !paths.includes(p)).map((p): [string, string[]] => [p, [p]])]);
   const keyed = await filesByKeys(q, projectIds, [...new Set([...tailsOf.values()].flat())]);
   const filesOfKey = new Map<string, string[]>();
   for (const f of keyed) filesOfKey.set(f.key, [...(filesOfKey.get(f.key) ?? []), f.fileId]);
@@ -105,7 +105,7 @@ export async function taskMatches(q: Queryable, projectIds: readonly string[], t
     termHits(q, projectIds, terms, weights),
     terms.terms.length > 0 ? searchFiles(q, projectIds, match, FILE_POOL) : Promise.resolve([]),
     namedDeclarations(q, projectIds, terms.identifiers),
-    namedFiles(q, projectIds, terms.paths),
+    namedFiles(q, projectIds, terms.paths, terms.optionPaths),
     uses > 0 ? bodyUses(q, projectIds, terms.identifiers) : Promise.resolve(undefined),
   ]);
   for (const [id, own] of used?.termsOf ?? []) {

@@ -11,6 +11,8 @@ export interface TaskTerms {
   identifiers: string[];
   /** Path and module mentions as lower-case path keys: `src/app.ts` → `src/app.ts`, `a.b.c` → `a/b/c`. */
   paths: string[];
+  /** In a task, snake_case names read as folder and file (`autodoc_typehints` → `autodoc/typehints`), matched as a whole path tail. */
+  optionPaths: string[];
   /** The scope of a conventional commit subject, lower-cased: `fix(server, client): …` → server, client. */
   scopes: string[];
 }
@@ -55,6 +57,27 @@ function pathMentions(task: string): string[] {
   return [...found].map((p) => p.replace(/^[./]+/, "").toLowerCase()).filter((p) => p.length > 2);
 }
 
+/** Words of a question past which it reads as a task (an issue, a commit message) rather than a search. */
+export const SHORT_QUESTION = 16;
+
+/** True when a question reads as a task (an issue, a bug report, a commit message) rather than a search. */
+export function isTask(query: string): boolean {
+  return query.trim().split(/\s+/).length > SHORT_QUESTION;
+}
+
+const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+$/;
+
+/**
+ * A task's snake_case names read as a folder and a file: a configuration
+ * option is often named after the module that reads it
+ * (`autodoc_typehints` for `ext/autodoc/typehints.py`). Matched as a whole
+ * path tail only, never by its last word alone, so `get_value` names no
+ * `value.py`.
+ */
+function optionPathsOf(identifiers: readonly string[]): string[] {
+  return [...new Set(identifiers.filter((id) => SNAKE_NAME.test(id)).map((id) => id.replace(/_/g, "/")))];
+}
+
 function identifiersOf(task: string): string[] {
   const found = new Set<string>();
   const quoted = new Set([...task.matchAll(CODE_SPAN)].flatMap((m) => [...(m[1] ?? "").matchAll(TOKEN)].map((t) => t[0])));
@@ -81,5 +104,5 @@ export function taskTerms(task: string): TaskTerms {
   for (const id of identifiers) for (const word of identifierWords(id)) add(word, 3);
   for (const m of task.matchAll(TOKEN)) for (const part of m[0].split(".")) for (const word of identifierWords(part)) add(word, 1);
   const terms = [...weight.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS).map(([t]) => t);
-  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
+  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), optionPaths: isTask(task) ? optionPathsOf(identifiers).slice(0, MAX_TERMS) : [], identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
 }

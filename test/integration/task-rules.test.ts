@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeContextPack } from "../../src/retrieve/code/code-context-pack.js";
+import { rankDeclarations } from "../../src/retrieve/code/rank-declarations.js";
+import { declarationCutAt } from "../../src/retrieve/code/relevance-cut.js";
+import { taskMatches } from "../../src/retrieve/code/task-matches.js";
+import { taskTerms } from "../../src/retrieve/code/task-terms.js";
+import { actions } from "../../tools/index.js";
+import { createTestWorld } from "../support/test-app.js";
+import type { TestWorld } from "../support/test-app.js";
+import { fileEntry, ingest } from "../support/ingest-helpers.js";
+
+/** An extension whose option is named after the module reading it, beside the extension's main module. */
+const EXT_MAIN = `"""The docs extension: documents members and registers its options."""
+
+
+def setup(app):
+    """Registers the docs options: docs_hints and docs_members."""
+    app.add_config_value("docs_hints", "signature", True)
+    app.add_config_value("docs_members", True, True)
+
+
+def document_members(obj):
+    """Documents each member of an object with its signature."""
+    return [member_signature(m) for m in dir(obj)]
+
+
+def member_signature(member):
+    """The signature a member is documented with."""
+    return str(member)
+`;
+const EXT_HINTS = `"""Type annotations merged into descriptions."""
+
+
+def merge_annotations(app, fields):
+    """Adds each field's annotation to its description."""
+    return fields
+`;
+
+/** A book of entries: the class, how it is made, and methods that say its words. */
+const LEDGER = `class Ledger:
+    """A ledger of posted entries with a running balance."""
+
+    def __init__(self, owner, currency):
+        self.owner = owner
+        self.currency = currency
+        self.rows = []
+
+    def post_entry(self, amount):
+        """Posts a ledger entry and updates the ledger balance."""
+        self.rows.append(amount)
+
+    def ledger_balance(self):
+        """The ledger balance: the sum of every posted ledger entry."""
+        return sum(self.rows)
+
+    def ledger_entries(self):
+        """Every posted ledger entry, oldest first."""
+        return list(self.rows)
+
+    def close_ledger(self):
+        """Closes the ledger: no entry is posted after the ledger balance is final."""
+        self.rows = tuple(self.rows)
+
+    def undo(self, amount):
+        """Refund: undoes an amount."""
+        self.rows.remove(amount)
+
+    def cancel(self, amount):
+        """Refund: cancels an amount."""
+        self.rows.remove(amount)
+`;
+const REPORT = `from books.ledger import Ledger
+
+
+def print_report(ledger):
+    """Prints each ledger entry and the ledger balance of a report."""
+    return [str(e) for e in ledger.ledger_entries()]
+
+
+def report_totals(ledger):
+    """Totals for a report: the ledger balance of posted entries."""
+    return ledger.ledger_balance()
+`;
+
+/** A whole issue (over sixteen words), as an agent is handed one. */
+const ISSUE = (about: string) =>
+  `${about} When the report is printed after two posts of the same amount, the balance shows only one of them and the ` +
+  "entries list repeats the first row. I expected both rows posted and the balance to be their sum, as the docs say.";
+
+async function world(): Promise<TestWorld> {
+  const w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+  await ingest(w, [
+    fileEntry("pkg/ext/docs/__init__.py", EXT_MAIN),
+    fileEntry("pkg/ext/docs/hints.py", EXT_HINTS),
+    fileEntry("books/ledger.py", LEDGER),
+    fileEntry("books/report.py", REPORT),
+    fileEntry("pkg/value.py", "def read(x):\n    return x\n"),
+  ]);
+  await w.app.worker.whenIdle();
+  return w;
+}
+
+describe("task rules: option names as paths, the first file's rows", () => {
+  let w: TestWorld;
+  const noSeeds = { declarations: [], files: [] };
+  const pathsOf = async (files: ReadonlyMap<string, number>) =>
+    (await w.app.db.all<{ path: string }>(`SELECT path FROM files WHERE file_id IN (${[...files.keys()].map(() => "?").join(", ") || "''"}) ORDER BY path`, [...files.keys()])).map((r) => r.path);
+
+  beforeAll(async () => {
+    w = await world();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it("reads a snake_case option in a task as the module its words name, as a whole path tail only", async () => {
+    const task = ISSUE("Setting `docs_hints = 'description'` changes nothing; get_value and `docs_members` work.");
+    const files = await pathsOf((await taskMatches(w.app.db, [w.projectId], taskTerms(task))).files);
+    expect(taskTerms(task).optionPaths).toEqual(["docs/hints", "get/value", "docs/members"]);
+    // hints.py by its option; no file is named `members`, and `get_value` names no value.py by its last word.
+    expect(files).toEqual(["pkg/ext/docs/hints.py"]);
+    // A short question with the same option reads no path from it.
+    expect(taskTerms("docs_hints option ignored").optionPaths).toEqual([]);
+  });
+
+  it("passes every ranked declaration of a task's first listed file, however far under the best it scores", async () => {
+    const task = ISSUE("`ledger_balance()` is wrong after a ledger entry is posted twice.");
+    const pack = await codeContextPack(w.app.db, { projectIds: [w.projectId] }, { task, budget: 8192 }, w.app.tools);
+    expect(pack.files[0]?.filepath).toBe("books/ledger.py");
+    const ranking = await rankDeclarations(w.app.db, [w.projectId], task, noSeeds);
+    const top = Math.max(...ranking.declarations.map((d) => d.score));
+    const ratio = declarationCutAt(8192).ratio;
+    const lead = ranking.declarations.filter((d) => d.declaration.path === "books/ledger.py");
+    const under = lead.filter((d) => d.score < ratio * top).map((d) => d.declaration.qualifiedName);
+    // Rows of the first file the relevance cut alone would drop are packed; rows of other files under it are not.
+    expect(under.length).toBeGreaterThan(0);
+    const packed = new Set(pack.declarations.map((d) => d.symbol));
+    for (const name of under) expect(packed).toContain(name);
+    const elsewhere = ranking.declarations.filter((d) => d.declaration.path !== "books/ledger.py" && d.score < ratio * top);
+    for (const d of elsewhere) expect(packed).not.toContain(d.declaration.qualifiedName);
+    // A short question keeps the plain cut.
+    const question = "ledger_balance wrong after posting";
+    const plain = await rankDeclarations(w.app.db, [w.projectId], question, noSeeds);
+    const plainTop = Math.max(...plain.declarations.map((d) => d.score));
+    const shortPacked = new Set((await codeContextPack(w.app.db, { projectIds: [w.projectId] }, { task: question, budget: 8192 }, w.app.tools)).declarations.map((d) => d.symbol));
+    for (const d of plain.declarations.filter((x) => x.score < ratio * plainTop)) expect(shortPacked).not.toContain(d.declaration.qualifiedName);
+  });
+});
