@@ -2,21 +2,16 @@ import { describe, expect, it } from "vitest";
 import { unlinkFileMentions } from "../../../src/store/graph/named-entities.js";
 import { openDatabase } from "../../../src/store/db.js";
 import { loadMigrations, migrate } from "../../../src/store/migrate.js";
+import { SEED_TIME, seedProjectFile } from "../../support/old-store-seed.js";
 
-const NOW = "2026-01-01T00:00:00.000Z";
+const NOW = SEED_TIME;
 
 describe("cell-entity links without rowids", () => {
   it("the migration keeps every link, cascades still delete them, and a file's document links are dropped by key", async () => {
     const db = await openDatabase({ url: ":memory:" });
     const all = loadMigrations();
     await migrate(db, all.filter((m) => m.version < 22));
-    await db.execute("INSERT INTO projects (project_id, name, created_at) VALUES ('prj_1', 'p', ?)", [NOW]);
-    await db.execute("INSERT INTO chunks (project_id, chunk_id, bytes, size, created_at) VALUES ('prj_1', 'c1', x'00', 1, ?)", [NOW]);
-    await db.execute(
-      `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, created_at, updated_at)
-       VALUES ('fil_1', 'prj_1', 'guide.md', 'text/markdown', 'document', 1, 'c1', 'ready', ?, ?)`,
-      [NOW, NOW],
-    );
+    await seedProjectFile(db, { path: "guide.md", contentType: "text/markdown", fileType: "document" });
     await db.execute(
       `INSERT INTO factions (faction_id, project_id, file_id, content_hash, ordinal, faction_type, inferred_type, text, created_at, updated_at)
        VALUES ('fac_1', 'prj_1', 'fil_1', 'h', 0, 'text', 'text/markdown', 'Hono and Zod', ?, ?)`,

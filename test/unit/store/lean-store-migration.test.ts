@@ -9,20 +9,15 @@ import { linkCellEntities } from "../../../src/store/graph/entities.js";
 import { unlinkPairs } from "../../../src/store/graph/mention-links.js";
 import { countReferencesWithPrefix, referencesNamed } from "../../../src/store/code/code-references.js";
 import { updateFileReferences } from "../../../src/store/code/reference-changes.js";
+import { SEED_TIME, seedProjectFile } from "../../support/old-store-seed.js";
 
-const NOW = "2026-01-01T00:00:00.000Z";
+const NOW = SEED_TIME;
 
 /** A store as 0028 left it: one file, two factions (one retired), three cells, a symbol. */
 async function oldShaped(): Promise<Db> {
   const db = await openDatabase({ url: ":memory:" });
   await migrate(db, loadMigrations().filter((m) => m.version < 29));
-  await db.execute("INSERT INTO projects (project_id, name, created_at) VALUES ('prj_1', 'p', ?)", [NOW]);
-  await db.execute("INSERT INTO chunks (project_id, chunk_id, bytes, size, created_at) VALUES ('prj_1', 'c1', x'00', 1, ?)", [NOW]);
-  await db.execute(
-    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, created_at, updated_at)
-     VALUES ('fil_1', 'prj_1', 'guide.md', 'text/markdown', 'document', 1, 'c1', 'ready', ?, ?)`,
-    [NOW, NOW],
-  );
+  await seedProjectFile(db, { path: "guide.md", contentType: "text/markdown", fileType: "document" });
   for (const [id, retired] of [["fac_1", null], ["fac_2", NOW]] as const) {
     await db.execute(
       `INSERT INTO factions (faction_id, project_id, file_id, content_hash, ordinal, faction_type, inferred_type, line_start, line_end, text,

@@ -4,18 +4,13 @@ import { openDatabase } from "../../../../src/store/db.js";
 import type { Db } from "../../../../src/store/db.js";
 import { loadMigrations, migrate } from "../../../../src/store/migrate.js";
 import { searchSymbols } from "../../../../src/store/search/symbol-search.js";
+import { SEED_TIME, seedProjectFile } from "../../../support/old-store-seed.js";
 
-const NOW = "2026-01-01T00:00:00.000Z";
+const NOW = SEED_TIME;
 
 /** A project, a chunk and one file, as the tables stood before the declaration index. */
 async function seedFile(db: Db): Promise<void> {
-  await db.execute("INSERT INTO projects (project_id, name, created_at) VALUES ('prj_1', 'p', ?)", [NOW]);
-  await db.execute("INSERT INTO chunks (project_id, chunk_id, bytes, size, created_at) VALUES ('prj_1', 'c1', x'00', 1, ?)", [NOW]);
-  await db.execute(
-    `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, created_at, updated_at)
-     VALUES ('fil_1', 'prj_1', 'src/config/load.ts', 'text/x-typescript', 'code', 1, 'c1', 'ready', ?, ?)`,
-    [NOW, NOW],
-  );
+  await seedProjectFile(db, { path: "src/config/load.ts", contentType: "text/x-typescript", fileType: "code" });
 }
 
 async function addSymbol(db: Db, id: string, name: string, signature: string, retired: string | null = null): Promise<void> {
