@@ -57,25 +57,7 @@ export async function applyReading(tx: Queryable, target: ReadTarget, reading: R
   // The file's live cells (before any retires) in one index range: a list of kept factions' ids was one lookup each.
   const oldCells = kept.size === 0 ? new Map<string, CellKey[]>() : await liveCellsOfFile(tx, target.fileId);
   await retireFactions(tx, retired, now);
-  const rehomed = new Set<string>();
-
-  const newFactions: NewFaction[] = [];
-  for (const [i, f] of output.factions.entries()) {
-    const headingPath = JSON.stringify(f.headingPath);
-    const old = kept.get(i);
-    if (!old) {
-      newFactions.push({ ...f, ...target, factionId: factionIds[i]!, contentHash: hashes[i]!, ordinal: i, headingPath, textAtLines: atLines(i) });
-      continue;
-    }
-    // A kept faction is now read from the new bytes: its text is stored as their lines only if it is exactly them.
-    if (old.textAtLines !== atLines(i)) await storeFactionText(tx, old.factionId, f.text, atLines(i));
-    if (old.ordinal !== i || old.lineStart !== (f.location.lineStart ?? null) || old.lineEnd !== (f.location.lineEnd ?? null) || old.headingPath !== headingPath) {
-      await placeFaction(tx, old.factionId, { ordinal: i, location: f.location, headingPath });
-      if (old.headingPath !== headingPath) rehomed.add(old.factionId);
-    }
-  }
-  await insertFactions(tx, newFactions);
-  stats.factionsAdded = newFactions.length;
+  const rehomed = await writeFactions(tx, target, output, { factionIds, hashes, kept, atLines }, stats);
 
   const cellIds = assignCellIds(output, factionIds, kept, oldCells);
   const fresh: NewCell[] = [];
@@ -104,6 +86,40 @@ export async function applyReading(tx: Queryable, target: ReadTarget, reading: R
   stats.cellsRetired = stale.length;
   await deriveInWriter(tx, { file: target, output, ids: { factionIds, cellIds: cellIds.ids }, changes, now }, reading.carried ?? {});
   return stats;
+}
+
+/**
+ * Inserts the reading's new factions and moves the kept ones to their new
+ * place; answers the kept factions whose heading path moved (their cells'
+ * context changed).
+ */
+async function writeFactions(
+  tx: Queryable,
+  target: ReadTarget,
+  output: ReadOutput,
+  matched: { factionIds: readonly string[]; hashes: readonly string[]; kept: ReadonlyMap<number, FactionKey>; atLines: (i: number) => boolean },
+  stats: AppliedReading,
+): Promise<Set<string>> {
+  const { factionIds, hashes, kept, atLines } = matched;
+  const rehomed = new Set<string>();
+  const newFactions: NewFaction[] = [];
+  for (const [i, f] of output.factions.entries()) {
+    const headingPath = JSON.stringify(f.headingPath);
+    const old = kept.get(i);
+    if (!old) {
+      newFactions.push({ ...f, ...target, factionId: factionIds[i]!, contentHash: hashes[i]!, ordinal: i, headingPath, textAtLines: atLines(i) });
+      continue;
+    }
+    // A kept faction is now read from the new bytes: its text is stored as their lines only if it is exactly them.
+    if (old.textAtLines !== atLines(i)) await storeFactionText(tx, old.factionId, f.text, atLines(i));
+    if (old.ordinal !== i || old.lineStart !== (f.location.lineStart ?? null) || old.lineEnd !== (f.location.lineEnd ?? null) || old.headingPath !== headingPath) {
+      await placeFaction(tx, old.factionId, { ordinal: i, location: f.location, headingPath });
+      if (old.headingPath !== headingPath) rehomed.add(old.factionId);
+    }
+  }
+  await insertFactions(tx, newFactions);
+  stats.factionsAdded = newFactions.length;
+  return rehomed;
 }
 
 /** Pairs each new faction (by its hash) with a live one of the same hash, first come first served. */

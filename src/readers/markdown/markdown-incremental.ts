@@ -357,10 +357,13 @@ function readWhole(source: string, path: string, cache: MarkdownPartCache | unde
   counts.full++;
   const tree = parseMarkdown(source);
   const builder = new DocumentBuilder();
-  if (cache === undefined) {
-    replayItems(builder, readingOf(tree.children, source, 0, false).items, 0);
-    return builder.finish();
-  }
+  if (cache === undefined) replayItems(builder, readingOf(tree.children, source, 0, false).items, 0);
+  else cache.set(path, replayParts(tree, source, builder));
+  return builder.finish();
+}
+
+/** Replays the parsed document part by part into `builder`, and answers the parts to keep for the next reading. */
+function replayParts(tree: Root, source: string, builder: DocumentBuilder): FileEntry {
   const links: string[] = [];
   const footnotes: string[] = [];
   if (source.includes("]:")) definedIn(tree.children, links, footnotes);
@@ -404,8 +407,7 @@ function readWhole(source: string, path: string, cache: MarkdownPartCache | unde
       pending = whole;
     }
   }
-  cache.set(path, { definitions, parts, chars: source.length });
-  return builder.finish();
+  return { definitions, parts, chars: source.length };
 }
 
 /**
@@ -439,8 +441,43 @@ export function readMarkdownSource(source: string, path: string, cache?: Markdow
     if (!previous.parts.has(names[i]!)) estimate += part.text.length + cache.parseSetupChars;
   });
   if (estimate > source.length) return fallBack("mostly-changed", source, path, cache);
+  const reuse = reuseParts(source, parts, names, previous, cache);
+  if (reuse === undefined) return fallBack("unsafe-split", source, path, cache);
+  const now = definitionsOf(
+    reuse.readings.flatMap(({ reading }) => reading.links),
+    reuse.readings.flatMap(({ reading }) => reading.footnotes),
+  );
+  if (!sameLabels(now.links, definitions.links) || !sameLabels(now.footnotes, definitions.footnotes)) {
+    return fallBack("definitions-changed", source, path, cache);
+  }
+  counts.incremental++;
+  counts.partsParsed += reuse.parsed;
+  counts.partsReused += reuse.reused;
+  counts.cutsUnconfirmed += reuse.joins;
+  const builder = new DocumentBuilder();
+  for (const { part, reading } of reuse.readings) replayItems(builder, reading.items, part.line - 1);
+  cache.set(path, { definitions, parts: reuse.kept, chars: source.length });
+  return builder.finish();
+}
+
+/** What a reading from the previous one's parts kept and parsed (see `reuseParts`). */
+interface PartReuse {
+  readonly readings: Array<{ part: Part; reading: PartReading }>;
+  readonly kept: Map<string, Cached>;
+  readonly joins: number;
+  readonly parsed: number;
+  readonly reused: number;
+}
+
+/**
+ * Each part's reading: the previous reading's where its text is unchanged,
+ * else a parse of it; an unconfirmed cut joins its part to the next.
+ * Undefined when joins pass the few a re-reading tolerates, or cost twice
+ * the document: one parse of it all is cheaper then.
+ */
+function reuseParts(source: string, parts: readonly Part[], names: readonly string[], previous: FileEntry, cache: MarkdownPartCache): PartReuse | undefined {
+  const readings: PartReuse["readings"] = [];
   const kept = new Map<string, Cached>();
-  const readings: Array<{ part: Part; reading: PartReading }> = [];
   let joins = 0;
   let parsed = 0;
   let reused = 0;
@@ -451,7 +488,7 @@ export function readMarkdownSource(source: string, path: string, cache?: Markdow
     for (;;) {
       let reading = kept.get(name) ?? previous.parts.get(name);
       if (reading === undefined) {
-        reading = parsePart(part, definitions);
+        reading = parsePart(part, previous.definitions);
         parsed++;
         spent += part.text.length + cache.parseSetupChars;
       } else if (reading !== "unconfirmed") reused++;
@@ -460,29 +497,12 @@ export function readMarkdownSource(source: string, path: string, cache?: Markdow
         readings.push({ part, reading });
         break;
       }
-      // Joins re-hash and re-parse text: past a few, or twice the document's cost, one parse of it all is cheaper.
-      if (++joins > MAX_UNCONFIRMED || spent > 2 * source.length) return fallBack("unsafe-split", source, path, cache);
+      // Joins re-hash and re-parse text.
+      if (++joins > MAX_UNCONFIRMED || spent > 2 * source.length) return undefined;
       // The last part has no heading after it to confirm, so a join always ends.
       part = joined(source, part, parts[++i]!);
-      name = partName(part, definitions);
+      name = partName(part, previous.definitions);
     }
   }
-  const links: string[] = [];
-  const footnotes: string[] = [];
-  for (const { reading } of readings) {
-    links.push(...reading.links);
-    footnotes.push(...reading.footnotes);
-  }
-  const now = definitionsOf(links, footnotes);
-  if (!sameLabels(now.links, definitions.links) || !sameLabels(now.footnotes, definitions.footnotes)) {
-    return fallBack("definitions-changed", source, path, cache);
-  }
-  counts.incremental++;
-  counts.partsParsed += parsed;
-  counts.partsReused += reused;
-  counts.cutsUnconfirmed += joins;
-  const builder = new DocumentBuilder();
-  for (const { part, reading } of readings) replayItems(builder, reading.items, part.line - 1);
-  cache.set(path, { definitions, parts: kept, chars: source.length });
-  return builder.finish();
+  return { readings, kept, joins, parsed, reused };
 }

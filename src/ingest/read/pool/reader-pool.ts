@@ -266,16 +266,7 @@ export class ReaderPool {
             (bytes) => {
               if (settled) return;
               limit(timeoutMs, new Error(`reading exceeded its time limit (${seconds(timeoutMs)})`));
-              const { path, contentType, includeSecret } = task;
-              // The process may have gone since it said ready: the channel's error fails the file (its exit is handled too).
-              const sent = (err: Error | null) => {
-                if (err) settle(new Error(`the reader process could not be given the file: ${err.message}`));
-              };
-              try {
-                child.send({ path, contentType, bytes, includeSecret }, sent);
-              } catch (err) {
-                sent(err instanceof Error ? err : new Error(String(err)));
-              }
+              sendFile(child, task, bytes, settle);
             },
             (err: unknown) => settle(err instanceof Error ? err : new Error(String(err))),
           );
@@ -470,5 +461,21 @@ export class ReaderPool {
 
   #wakeReadyWaiters(): void {
     for (const wake of this.#readyWaiters.splice(0)) wake();
+  }
+}
+
+/**
+ * Gives a reader process that said ready its file. The process may have
+ * gone since: the channel's error fails the file (its exit is handled too).
+ */
+function sendFile(child: ChildProcess, task: ReadTask, bytes: Uint8Array, fail: (error: Error) => void): void {
+  const { path, contentType, includeSecret } = task;
+  const sent = (err: Error | null) => {
+    if (err) fail(new Error(`the reader process could not be given the file: ${err.message}`));
+  };
+  try {
+    child.send({ path, contentType, bytes, includeSecret }, sent);
+  } catch (err) {
+    sent(err instanceof Error ? err : new Error(String(err)));
   }
 }
