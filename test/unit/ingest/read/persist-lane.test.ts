@@ -56,6 +56,25 @@ describe("PersistLane", () => {
     db.close();
   });
 
+  it("writes for the longer bulk bound while more readings are on their way", async () => {
+    const { db, rows } = await world();
+    let under = 10;
+    const lane = new PersistLane(db, { holdMs: 20, bulkHoldMs: 5_000, more: () => under > 0, gatherMs: 0 });
+    const slow = (v: string) => ({
+      rows: 1,
+      write: async (tx: Queryable) => {
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        await tx.execute("INSERT INTO t (v) VALUES (?)", [v]);
+        under--;
+      },
+    });
+    // Under the 20 ms bound these ten took five or more transactions (see above); the bulk bound lets one hold them all.
+    await Promise.all(Array.from({ length: 10 }, (_, i) => lane.persist(slow(`s${i}`))));
+    expect(await rows()).toHaveLength(10);
+    expect(lane.stats.commits).toBe(1);
+    db.close();
+  });
+
   it("keeps a batch within its row budget", async () => {
     const { db, rows } = await world();
     const lane = new PersistLane(db, 3);
@@ -106,6 +125,21 @@ describe("PersistLane", () => {
     await short.persist(insert("late"));
     expect(performance.now() - t).toBeGreaterThanOrEqual(90);
     expect(await rows()).toEqual(["alone", "g0", "g1", "g2", "late"]);
+    db.close();
+  });
+
+  it("counts its window from the previous batch, so a writer that is behind never waits", async () => {
+    const { db, rows } = await world();
+    const lane = new PersistLane(db, { more: () => true, gatherMs: 500, bulkHoldMs: 5_000 });
+    const start = performance.now();
+    // The first batch waits its window (0.5 s) and then writes for 0.55 s: past the window, so the second goes at once.
+    const first = lane.persist({ rows: 1, write: async (tx) => { await new Promise((r) => setTimeout(r, 550)); await tx.execute("INSERT INTO t (v) VALUES ('first')"); } });
+    await new Promise((r) => setTimeout(r, 600));
+    await Promise.all([first, lane.persist(insert("second"))]);
+    // Counted from now, the second batch would wait another whole window (past 1.55 s).
+    expect(performance.now() - start).toBeLessThan(1_450);
+    expect(lane.stats.commits).toBe(2);
+    expect(await rows()).toEqual(["first", "second"]);
     db.close();
   });
 
