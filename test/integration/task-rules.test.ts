@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeContextPack } from "../../src/retrieve/code/code-context-pack.js";
-import { rankDeclarations } from "../../src/retrieve/code/rank-declarations.js";
+import { RANK_WEIGHTS, rankDeclarations } from "../../src/retrieve/code/rank-declarations.js";
+import type { RankWeights } from "../../src/retrieve/code/rank-declarations.js";
 import { declarationCutAt } from "../../src/retrieve/code/relevance-cut.js";
 import { taskMatches } from "../../src/retrieve/code/task-matches.js";
 import { taskTerms } from "../../src/retrieve/code/task-terms.js";
@@ -82,6 +83,27 @@ def report_totals(ledger):
     return ledger.ledger_balance()
 `;
 
+/** Sequences, and a printer dispatching on the printed object's class name. */
+const SEQS = `class SeqFormula:
+    """A sequence given by a formula over a range."""
+
+    def __init__(self, formula, limits):
+        self.formula = formula
+        self.limits = limits
+`;
+const PRINTER = `class TexPrinter:
+    """Prints objects as TeX markup, one method per class printed."""
+
+    def _print_SeqFormula(self, seq):
+        return "\\left[" + ", ".join(map(str, seq)) + "\\right]"
+
+    def _print_Tuple(self, t):
+        return "(" + ", ".join(map(str, t)) + ")"
+
+    def _print_seqformula(self, seq):
+        return str(seq)
+`;
+
 /** A whole issue (over sixteen words), as an agent is handed one. */
 const ISSUE = (about: string) =>
   `${about} When the report is printed after two posts of the same amount, the balance shows only one of them and the ` +
@@ -95,12 +117,14 @@ async function world(): Promise<TestWorld> {
     fileEntry("books/ledger.py", LEDGER),
     fileEntry("books/report.py", REPORT),
     fileEntry("pkg/value.py", "def read(x):\n    return x\n"),
+    fileEntry("calc/seqs.py", SEQS),
+    fileEntry("calc/printing/tex.py", PRINTER),
   ]);
   await w.app.worker.whenIdle();
   return w;
 }
 
-describe("task rules: option names as paths, the first file's rows", () => {
+describe("task rules: option names as paths, the first file's rows, dispatch methods", () => {
   let w: TestWorld;
   const noSeeds = { declarations: [], files: [] };
   const pathsOf = async (files: ReadonlyMap<string, number>) =>
@@ -144,5 +168,25 @@ describe("task rules: option names as paths, the first file's rows", () => {
     const plainTop = Math.max(...plain.declarations.map((d) => d.score));
     const shortPacked = new Set((await codeContextPack(w.app.db, { projectIds: [w.projectId] }, { task: question, budget: 8192 }, w.app.tools)).declarations.map((d) => d.symbol));
     for (const d of plain.declarations.filter((x) => x.score < ratio * plainTop)) expect(shortPacked).not.toContain(d.declaration.qualifiedName);
+  });
+
+  it("counts a method named for a class the task writes (`_print_SeqFormula` for `SeqFormula`) as named, in a task only", async () => {
+    const task = ISSUE("Printing `SeqFormula(n**2, (n, 0, 10))` as TeX escapes its brackets, so the markup cannot be pasted.");
+    const namedPaths = async (dispatch: number) => {
+      const m = await taskMatches(w.app.db, [w.projectId], taskTerms(task), undefined, 0, dispatch);
+      const ids = [...m.named.keys()];
+      return ids.map((id) => m.declarations.get(id)!.qualifiedName).sort();
+    };
+    // The exact name finds the class; the dispatch method (exact case, after an underscore) joins it, `_print_seqformula` does not.
+    expect(await namedPaths(0)).toEqual(["SeqFormula"]);
+    expect(await namedPaths(1)).toEqual(["SeqFormula", "TexPrinter._print_SeqFormula"]);
+    expect(taskTerms(task).suffixes).toContain("SeqFormula");
+    // A short question names no dispatch method.
+    expect(taskTerms("SeqFormula printed as TeX").suffixes).toEqual([]);
+    const place = async (weights?: RankWeights) =>
+      (await rankDeclarations(w.app.db, [w.projectId], task, noSeeds, weights)).declarations.findIndex((d) => d.declaration.qualifiedName === "TexPrinter._print_SeqFormula");
+    // Its words are the class's, which ranks above it on them alone; as a named method it leads.
+    expect(await place()).toBe(0);
+    expect(await place({ ...RANK_WEIGHTS, dispatch: 0 })).toBeGreaterThan(2);
   });
 });

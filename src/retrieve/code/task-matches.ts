@@ -5,6 +5,7 @@ import { declarationCountsByName, declarationsByIds, declarationsNamed } from ".
 import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
 import { searchFiles } from "../../store/search/lexical-search.js";
 import { searchSymbols } from "../../store/search/symbol-search.js";
+import { declarationsEndingWith } from "../../store/search/declaration-search.js";
 import type { SymbolFieldWeights } from "../../store/search/symbol-search.js";
 import type { TaskTerms } from "./task-terms.js";
 import { bodyUses } from "./body-uses.js";
@@ -42,6 +43,28 @@ async function namedDeclarations(q: Queryable, projectIds: readonly string[], id
   const specific = [...counts].filter(([, n]) => n <= MAX_NAMED).map(([name]) => name);
   const rows = await declarationsNamed(q, projectIds, specific);
   return rows.map((d) => ({ brief: d, score: 1 / Math.sqrt(counts.get(d.name) ?? 1) }));
+}
+
+/** Most declarations one suffix may reach: past this it names a habit, not a place. */
+const MAX_DISPATCH = 24;
+
+/**
+ * Declarations named `<prefix>_<name>` for a name the task writes: methods
+ * that dispatch on a class or attribute name (`_print_Integral`,
+ * `visit_Call`, `_eval_is_zero`), where the fix for a named class often
+ * lies. Scored as exact names are (rarer counts more), times `weight`.
+ */
+async function dispatchDeclarations(q: Queryable, projectIds: readonly string[], suffixes: readonly string[], weight: number) {
+  if (weight <= 0 || suffixes.length === 0) return [];
+  const rows = await declarationsEndingWith(q, projectIds, suffixes);
+  const count = new Map<string, number>();
+  for (const r of rows) count.set(r.suffix, (count.get(r.suffix) ?? 0) + 1);
+  const kept = rows.filter((r) => (count.get(r.suffix) ?? 0) <= MAX_DISPATCH);
+  const briefs = new Map((await declarationsByIds(q, projectIds, kept.map((r) => r.symbolId))).map((d) => [d.symbolId, d]));
+  return kept.flatMap((r) => {
+    const brief = briefs.get(r.symbolId);
+    return brief ? [{ brief, score: weight / Math.sqrt(count.get(r.suffix) ?? 1) }] : [];
+  });
 }
 
 /** Every tail of a path, longest first, with and without its extension. */
@@ -99,12 +122,12 @@ async function termHits(q: Queryable, projectIds: readonly string[], terms: Task
  * (`uses` weighs the declarations whose bodies use a name the task writes
  * as code; their worth joins the lexical one under that name's term).
  */
-export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights, uses = 0): Promise<TaskMatches> {
+export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights, uses = 0, dispatch = 0): Promise<TaskMatches> {
   const match = ftsAnyOf(terms.terms);
   const [hits, fileHits, named, files, used] = await Promise.all([
     termHits(q, projectIds, terms, weights),
     terms.terms.length > 0 ? searchFiles(q, projectIds, match, FILE_POOL) : Promise.resolve([]),
-    namedDeclarations(q, projectIds, terms.identifiers),
+    namedDeclarations(q, projectIds, terms.identifiers).then(async (exact) => [...exact, ...(await dispatchDeclarations(q, projectIds, terms.suffixes, dispatch))]),
     namedFiles(q, projectIds, terms.paths, terms.optionPaths),
     uses > 0 ? bodyUses(q, projectIds, terms.identifiers) : Promise.resolve(undefined),
   ]);
@@ -124,7 +147,7 @@ export async function taskMatches(q: Queryable, projectIds: readonly string[], t
   return {
     lexical: hits.lexical,
     termsOf: hits.termsOf,
-    named: new Map(named.map((n) => [n.brief.symbolId, n.score])),
+    named: named.reduce((m, n) => m.set(n.brief.symbolId, Math.max(m.get(n.brief.symbolId) ?? 0, n.score)), new Map<string, number>()),
     files,
     fileText: scaled(new Map(fileHits.map((f) => [f.fileId, f.score]))),
     declarations,

@@ -13,6 +13,8 @@ export interface TaskTerms {
   paths: string[];
   /** In a task, snake_case names read as folder and file (`autodoc_typehints` → `autodoc/typehints`), matched as a whole path tail. */
   optionPaths: string[];
+  /** In a task, names a dispatch method may end with (`_print_Integral`, `visit_Call`, `_eval_is_zero` for `Integral`, `Call`, `is_zero`). */
+  suffixes: string[];
   /** The scope of a conventional commit subject, lower-cased: `fix(server, client): …` → server, client. */
   scopes: string[];
 }
@@ -104,5 +106,5 @@ export function taskTerms(task: string): TaskTerms {
   for (const id of identifiers) for (const word of identifierWords(id)) add(word, 3);
   for (const m of task.matchAll(TOKEN)) for (const part of m[0].split(".")) for (const word of identifierWords(part)) add(word, 1);
   const terms = [...weight.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS).map(([t]) => t);
-  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), optionPaths: isTask(task) ? optionPathsOf(identifiers).slice(0, MAX_TERMS) : [], identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
+  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), optionPaths: isTask(task) ? optionPathsOf(identifiers).slice(0, MAX_TERMS) : [], suffixes: isTask(task) ? identifiers.slice(0, MAX_TERMS) : [], identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
 }

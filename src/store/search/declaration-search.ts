@@ -93,3 +93,26 @@ export async function declarationTexts(q: Queryable, projectIds: readonly string
   await fillTextAtLines(q, rows);
   return new Map(rows.map((r) => [r.symbol_id, r.text ?? ""]));
 }
+
+/** Suffixes searched at most: each is one more pattern tried on every declaration name. */
+const MAX_SUFFIXES = 40;
+
+/**
+ * Live declarations of these projects whose name ends with `_` and one of
+ * these suffixes (exact case, at least one character before the `_`), with
+ * the longest suffix each matched: how a task's names reach the methods
+ * that dispatch on them (`_print_Integral`). GLOB, not LIKE: LIKE ignores
+ * case. Suffixes that are not one identifier are not searched.
+ */
+export async function declarationsEndingWith(q: Queryable, projectIds: readonly string[], suffixes: readonly string[]): Promise<Array<{ symbolId: string; suffix: string }>> {
+  const usable = suffixes.filter((x) => /^[\p{L}\p{N}_$]+$/u.test(x)).slice(0, MAX_SUFFIXES);
+  if (usable.length === 0) return [];
+  const rows = await q.all<{ symbol_id: string; name: string }>(
+    `SELECT symbol_id, name FROM symbols WHERE project_id IN (${placeholders(projectIds.length)}) AND retired_at IS NULL AND (${usable.map(() => "name GLOB ?").join(" OR ")})`,
+    [...projectIds, ...usable.map((x) => `?*_${x}`)],
+  );
+  return rows.flatMap((r) => {
+    const suffix = usable.filter((x) => r.name.endsWith(`_${x}`)).sort((a, b) => b.length - a.length)[0];
+    return suffix ? [{ symbolId: r.symbol_id, suffix }] : [];
+  });
+}
