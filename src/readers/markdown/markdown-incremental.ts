@@ -89,8 +89,16 @@ interface FileEntry {
   readonly chars: number;
 }
 
-/** Characters of Markdown whose parts a thread keeps, by default: a few dozen long documents. */
-export const DEFAULT_CACHE_CHARS = 8_000_000;
+/**
+ * Characters of Markdown whose parts a thread keeps, by default: a dozen
+ * long documents (an edited document is read again within seconds, so the
+ * ones read last are the ones that count). Each character kept holds about
+ * 4 bytes of the thread's heap with its parts: the 8,000,000 this was
+ * before held about 13 MB after the 3.0 M characters of Markdown of a
+ * 1.3 M-line tree, and would have held about 35 MB on a larger one, in a
+ * cold ingest that reads each document once.
+ */
+export const DEFAULT_CACHE_CHARS = 1_000_000;
 
 /**
  * What one more parse costs beside its text, in characters of Markdown: a
