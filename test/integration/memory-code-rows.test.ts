@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { rankDeclarations } from "../../src/retrieve/memory/code-rows.js";
 import { queryTerms } from "../../src/retrieve/query-terms.js";
-import { declarationPostings, inNames } from "../../src/store/search/declaration-search.js";
+import { declarationCount, declarationPostings, inNames } from "../../src/store/search/declaration-search.js";
 import { actions } from "../../tools/index.js";
 import { createTestWorld } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
@@ -46,6 +46,23 @@ describe("memory_query's declaration rows", () => {
   });
   afterAll(async () => {
     await w.close();
+  });
+
+  it("the declaration count is the index's row count, and follows a file read again with fewer declarations", async () => {
+    const counted = async () => Number((await w.app.db.get<{ n: number }>("SELECT count(*) AS n FROM symbols_fts"))?.n);
+    const before = await declarationCount(w.app.db);
+    expect(before).toBeGreaterThanOrEqual(5);
+    expect(before).toBe(await counted());
+    await ingest(w, [fileEntry("src/parser/other.ts", "export function one(): number {\n  return 1;\n}\nexport function two(): number {\n  return 2;\n}\n")]);
+    await w.app.worker.whenIdle();
+    const grown = await declarationCount(w.app.db);
+    expect(grown).toBeGreaterThan(before);
+    expect(grown).toBe(await counted());
+    await ingest(w, [fileEntry("src/parser/other.ts", "export function one(): number {\n  return 1;\n}\n")]);
+    await w.app.worker.whenIdle();
+    const shrunk = await declarationCount(w.app.db);
+    expect(shrunk).toBeLessThan(grown);
+    expect(shrunk).toBe(await counted());
   });
 
   it("the name column is searched on its own: a word in a doc comment or body names nothing", async () => {

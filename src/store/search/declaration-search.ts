@@ -75,9 +75,18 @@ export async function declarationPostings(q: Queryable, matches: readonly string
 /** An FTS5 expression restricted to the name column (name and qualified name, split as identifiers): rows a word names, not only mentions. */
 export const inNames = (match: string) => `name : (${match})`;
 
-/** Indexed declarations of every project (the document count behind a frequency). */
+/**
+ * Indexed declarations of every project (the document count behind a
+ * frequency), counted on the index's size table (`symbols_fts_docsize`, one
+ * short row per indexed row, kept by FTS5 through inserts and deletes):
+ * `count(*)` over the index itself walked all its data, 4 ms warm, 26 ms
+ * cold and 132 ms under load at 42,556 declarations (a 1.3 M-line tree), in
+ * every memory answer that ranks declarations; the size table is 175 pages
+ * there against 2,627 (0.03 ms warm). The index's totals record would be
+ * one row, but its row count does not go down when a row is deleted.
+ */
 export async function declarationCount(q: Queryable): Promise<number> {
-  const row = await q.get<{ n: number }>("SELECT count(*) AS n FROM symbols_fts");
+  const row = await q.get<{ n: number }>("SELECT count(*) AS n FROM symbols_fts_docsize");
   return Number(row?.n ?? 0);
 }
 
