@@ -20,7 +20,8 @@ describe("the store", () => {
     expect(db.kind).toBe("file");
     expect((await db.get<{ journal_mode: string }>("PRAGMA journal_mode"))?.journal_mode).toBe("wal");
     expect(Number((await db.get<{ synchronous: number }>("PRAGMA synchronous"))?.synchronous)).toBe(2);
-    expect(Number((await db.get<{ journal_size_limit: number }>("PRAGMA journal_size_limit"))?.journal_size_limit)).toBe(4 * 1024 * 1024);
+    expect(Number((await db.get<{ journal_size_limit: number }>("PRAGMA journal_size_limit"))?.journal_size_limit)).toBe(1024 * 1024);
+    expect(Number((await db.get<{ wal_autocheckpoint: number }>("PRAGMA wal_autocheckpoint"))?.wal_autocheckpoint)).toBe(256);
     expect(Number((await db.get<{ foreign_keys: number }>("PRAGMA foreign_keys"))?.foreign_keys)).toBe(1);
     // Still on after a transaction handed the connection back.
     await db.transaction(async (tx) => tx.execute("SELECT 1"));
