@@ -28,18 +28,42 @@ export async function migrate(db: Db, migrations: Migration[] = loadMigrations()
   );
   const applied: number[] = [];
   for (const m of migrations) {
-    const done = await db.transaction(async (tx) => {
-      const row = await tx.get("SELECT 1 FROM schema_migrations WHERE version = ?", [m.version]);
-      if (row) return false;
-      await tx.script(m.sql);
-      await tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [
-        m.version,
-        m.name,
-        new Date().toISOString(),
-      ]);
-      return true;
-    });
-    if (done) applied.push(m.version);
+    const keysOff = KEYS_OFF.test(m.sql);
+    if (keysOff) await db.execute("PRAGMA foreign_keys = OFF");
+    try {
+      if (await applyOne(db, m, keysOff)) applied.push(m.version);
+    } finally {
+      if (keysOff) await db.execute("PRAGMA foreign_keys = ON");
+    }
   }
   return applied;
+}
+
+/**
+ * A migration whose first line is this rebuilds a table others reference:
+ * with foreign keys on, dropping the old table would delete (or null) the
+ * rows that reference it. It runs with them off (a pragma that holds only
+ * outside a transaction), and its transaction commits only if every
+ * reference still resolves (`PRAGMA foreign_key_check`), as SQLite's own
+ * procedure for such changes has it.
+ */
+const KEYS_OFF = /^-- foreign_keys: off\s*\n/;
+
+/** Applies one migration with its record, unless it is recorded; answers whether it ran. */
+async function applyOne(db: Db, m: Migration, keysOff: boolean): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    const row = await tx.get("SELECT 1 FROM schema_migrations WHERE version = ?", [m.version]);
+    if (row) return false;
+    await tx.script(m.sql);
+    if (keysOff) {
+      const broken = await tx.all("PRAGMA foreign_key_check");
+      if (broken.length > 0) throw new Error(`migration ${m.name} left ${broken.length} rows naming rows that are gone`);
+    }
+    await tx.execute("INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)", [
+      m.version,
+      m.name,
+      new Date().toISOString(),
+    ]);
+    return true;
+  });
 }

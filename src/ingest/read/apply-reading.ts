@@ -3,7 +3,7 @@ import type { ReadOutput } from "../../readers/reader.js";
 import { insertCells, liveCellsOfFile, placeCell, retireCells } from "../../store/graph/cells.js";
 import type { CellKey, NewCell } from "../../store/graph/cells.js";
 import type { Queryable } from "../../store/db.js";
-import { insertFactions, liveFactionKeys, placeFaction, retireFactions, storeFactionText } from "../../store/graph/factions.js";
+import { insertFactions, liveFactionKeys, placeFaction, retireFactions, storedHash, storeFactionText } from "../../store/graph/factions.js";
 import type { FactionKey, NewFaction } from "../../store/graph/factions.js";
 import { deriveInWriter } from "./derivers/index.js";
 import type { Carried, CellChanges, ReadTarget } from "./derivers/index.js";
@@ -62,13 +62,14 @@ export async function applyReading(tx: Queryable, target: ReadTarget, reading: R
   const cellIds = assignCellIds(output, factionIds, kept, oldCells);
   const fresh: NewCell[] = [];
   const stale: string[] = [];
+  const moved: Array<{ cellId: string; parentCellId: string | null; ordinal: number }> = [];
   for (const [j, c] of output.cells.entries()) {
     const parentCellId = c.parent === undefined ? null : cellIds.ids[c.parent] ?? null;
     const reused = cellIds.reused.get(j);
     if (!reused) {
       fresh.push({ ...target, cellId: cellIds.ids[j]!, factionId: factionIds[c.faction]!, parentCellId, ordinal: j, text: c.text });
     } else {
-      if (reused.parentCellId !== parentCellId || reused.ordinal !== j) await placeCell(tx, reused.cellId, parentCellId, j, now);
+      if (reused.parentCellId !== parentCellId || reused.ordinal !== j) moved.push({ cellId: reused.cellId, parentCellId, ordinal: j });
       if (rehomed.has(reused.factionId)) changes.recontexted.push(reused.cellId);
     }
   }
@@ -82,6 +83,8 @@ export async function applyReading(tx: Queryable, target: ReadTarget, reading: R
   changes.added.push(...fresh.map((c) => c.cellId));
   await retireCells(tx, stale, now);
   await insertCells(tx, fresh, now);
+  // A kept cell is placed once its new parent, which may be a fresh cell, is stored: parents are named by rowid.
+  for (const m of moved) await placeCell(tx, m.cellId, m.parentCellId, m.ordinal, now);
   stats.cellsAdded = fresh.length;
   stats.cellsRetired = stale.length;
   await deriveInWriter(tx, { file: target, output, ids: { factionIds, cellIds: cellIds.ids }, changes, now }, reading.carried ?? {});
@@ -122,7 +125,7 @@ async function writeFactions(
   return rehomed;
 }
 
-/** Pairs each new faction (by its hash) with a live one of the same hash, first come first served. */
+/** Pairs each new faction (by its hash, as stored) with a live one of the same hash, first come first served. */
 function matchFactions(existing: FactionKey[], hashes: readonly string[]) {
   const byHash = new Map<string, FactionKey[]>();
   for (const e of existing) {
@@ -132,7 +135,7 @@ function matchFactions(existing: FactionKey[], hashes: readonly string[]) {
   }
   const kept = new Map<number, FactionKey>();
   const factionIds = hashes.map((hash, i) => {
-    const match = byHash.get(hash)?.shift();
+    const match = byHash.get(storedHash(hash))?.shift();
     if (match) kept.set(i, match);
     return match?.factionId ?? newId("fac");
   });

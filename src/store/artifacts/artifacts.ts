@@ -68,7 +68,7 @@ export interface CitableCell {
  * JSON list, so staleness is always current: nothing has to mark artifacts
  * when a file is re-read.
  */
-const STALE = `EXISTS (SELECT 1 FROM json_each(a.citations) j LEFT JOIN cells c ON c.cell_id = j.value
+const STALE = `EXISTS (SELECT 1 FROM json_each(a.citations) j LEFT JOIN cell_rows c ON c.cell_id = j.value
   WHERE c.cell_id IS NULL OR c.retired_at IS NOT NULL)`;
 
 interface Row {

@@ -18,9 +18,9 @@ export async function projectStats(q: Queryable, projectId: string): Promise<Pro
        (SELECT count(*) FROM files WHERE project_id = ?1 AND status = 'failed') AS failed,
        (SELECT count(*) FROM files fi JOIN factions f ON f.file_id = fi.file_id
          WHERE fi.project_id = ?1 AND f.retired_at IS NULL) AS factions,
-       (SELECT count(*) FROM cells WHERE project_id = ?1 AND retired_at IS NULL) AS cells,
-       (SELECT count(DISTINCT ce.entity_rowid) FROM cell_entities ce JOIN cells c ON c.rowid = ce.cell_rowid
-         WHERE c.project_id = ?1 AND c.retired_at IS NULL) AS entities`,
+       (SELECT count(*) FROM cell_rows WHERE project_rowid = (SELECT rowid FROM projects WHERE project_id = ?1) AND retired_at IS NULL) AS cells,
+       (SELECT count(DISTINCT ce.entity_rowid) FROM cell_entities ce JOIN cell_rows c ON c.rowid = ce.cell_rowid
+         WHERE c.project_rowid = (SELECT rowid FROM projects WHERE project_id = ?1) AND c.retired_at IS NULL) AS entities`,
     [projectId],
   );
   return {

@@ -82,10 +82,38 @@ export function toCellRow(r: CellColumns, entityIds: string[]): CellRow {
   };
 }
 
+/**
+ * The filter on `cell_rows` itself, ids turned into rowids by key searches:
+ * a count over the `cells` view would look up every row's file, faction
+ * and parent for columns it does not use (SQLite leaves out an unused
+ * joined table in a listing, not in an aggregate).
+ */
+function rowidWhere(f: CellFilter): { sql: string; args: InValue[] } {
+  const parts = ["c.retired_at IS NULL", `c.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${placeholders(f.projectIds.length)}))`];
+  const args: InValue[] = [...f.projectIds];
+  if (f.fileIds?.length) {
+    parts.push(`c.file_rowid IN (SELECT rowid FROM files WHERE file_id IN (${placeholders(f.fileIds.length)}))`);
+    args.push(...f.fileIds);
+  }
+  if (f.factionId) {
+    parts.push("c.faction_rowid = (SELECT rowid FROM faction_rows WHERE faction_id = ?)");
+    args.push(f.factionId);
+  }
+  if (f.parentCellId) {
+    parts.push("c.parent_rowid = (SELECT rowid FROM cell_rows WHERE cell_id = ?)");
+    args.push(f.parentCellId);
+  }
+  if (f.entityId) {
+    parts.push(`EXISTS (SELECT 1 FROM cell_entities ce WHERE ce.cell_rowid = c.rowid AND ce.entity_rowid = (${ENTITY_ROWID}))`);
+    args.push(f.entityId);
+  }
+  return { sql: parts.join(" AND "), args };
+}
+
 /** How many live cells the filter selects. */
 export async function countCells(q: Queryable, f: CellFilter): Promise<number> {
-  const w = where(f);
-  const row = await q.get<{ n: number }>(`SELECT count(*) AS n FROM cells c WHERE ${w.sql}`, w.args);
+  const w = rowidWhere(f);
+  const row = await q.get<{ n: number }>(`SELECT count(*) AS n FROM cell_rows c WHERE ${w.sql}`, w.args);
   return Number(row?.n ?? 0);
 }
 

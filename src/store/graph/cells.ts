@@ -1,6 +1,7 @@
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
 import { notePurge } from "../search/search-index.js";
+import { nextRowid, rowidIn, rowidsOf } from "./row-keys.js";
 
 export interface CellKey {
   cellId: string;
@@ -55,18 +56,38 @@ export async function liveCellsOfFile(q: Queryable, fileId: string): Promise<Map
   return out;
 }
 
+/**
+ * Inserts cells into `cell_rows`, their project, file, faction and parent
+ * named by rowid (`0032-faction-cell-rowids.sql`). New cells get their
+ * rowids here, in order, so a cell's parent among them is known before it
+ * is stored; a parent stored before is looked up.
+ */
 export async function insertCells(q: Queryable, cells: readonly NewCell[], now: string): Promise<void> {
+  if (cells.length === 0) return;
+  const first = await nextRowid(q, "cell_rows");
+  const fresh = new Map(cells.map((c, k) => [c.cellId, first + k]));
+  const projects = await rowidsOf(q, "projects", cells.map((c) => c.projectId));
+  const files = await rowidsOf(q, "files", cells.map((c) => c.fileId));
+  const factions = await rowidsOf(q, "faction_rows", cells.map((c) => c.factionId));
+  const parents = await rowidsOf(q, "cell_rows", cells.flatMap((c) => (c.parentCellId === null || fresh.has(c.parentCellId) ? [] : [c.parentCellId])));
+  const parentRowid = (id: string | null) => (id === null ? null : (fresh.get(id) ?? rowidIn(parents, id, "cell")));
   await insertRows(
     q,
-    "cells",
-    ["cell_id", "project_id", "file_id", "faction_id", "parent_cell_id", "ordinal", "text", "updated_at"],
-    cells.map((c) => [c.cellId, c.projectId, c.fileId, c.factionId, c.parentCellId, c.ordinal, c.text, now]),
+    "cell_rows",
+    ["rowid", "cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "updated_at"],
+    cells.map((c, k) => [
+      first + k, c.cellId, rowidIn(projects, c.projectId, "project"), rowidIn(files, c.fileId, "file"),
+      rowidIn(factions, c.factionId, "faction"), parentRowid(c.parentCellId), c.ordinal, c.text, now,
+    ]),
   );
 }
 
 /** Re-threads a kept cell under a new parent and position. */
 export async function placeCell(q: Queryable, cellId: string, parentCellId: string | null, ordinal: number, now: string): Promise<void> {
-  await q.execute("UPDATE cells SET parent_cell_id = ?, ordinal = ?, updated_at = ? WHERE cell_id = ?", [parentCellId, ordinal, now, cellId]);
+  await q.execute(
+    "UPDATE cell_rows SET parent_rowid = (SELECT rowid FROM cell_rows WHERE cell_id = ?), ordinal = ?, updated_at = ? WHERE cell_id = ?",
+    [parentCellId, ordinal, now, cellId],
+  );
 }
 
 /**
@@ -77,7 +98,7 @@ export async function retireCells(q: Queryable, cellIds: readonly string[], now:
   if (cellIds.length === 0) return;
   for (let i = 0; i < cellIds.length; i += 500) {
     const ids = cellIds.slice(i, i + 500);
-    await q.execute(`UPDATE cells SET retired_at = ?, text = '' WHERE cell_id IN (${placeholders(ids.length)})`, [now, ...ids]);
+    await q.execute(`UPDATE cell_rows SET retired_at = ?, text = '' WHERE cell_id IN (${placeholders(ids.length)})`, [now, ...ids]);
   }
   await notePurge(q, now);
 }

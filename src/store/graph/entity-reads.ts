@@ -39,7 +39,7 @@ const toEntity = (r: Row): EntityRow => ({
   cellCount: Number(r.cell_count),
 });
 
-const CELL_COUNT = `(SELECT count(*) FROM cell_entities ce JOIN cells c ON c.rowid = ce.cell_rowid
+const CELL_COUNT = `(SELECT count(*) FROM cell_entities ce JOIN cell_rows c ON c.rowid = ce.cell_rowid
   WHERE ce.entity_rowid = e.rowid AND c.retired_at IS NULL)`;
 
 function where(f: EntityFilter): { sql: string; args: InValue[] } {

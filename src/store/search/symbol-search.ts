@@ -43,7 +43,7 @@ export async function symbolSearchSources(q: Queryable, fileId: string): Promise
   const rows = await q.all<SlicedTextRow & { rowid: number; name: string; qualified_name: string; signature: string; doc: string | null; path: string }>(
     `SELECT s.rowid AS rowid, s.name, s.qualified_name, s.signature, s.doc, fi.path, fa.text, fa.text_at_lines, fa.line_start, fa.line_end,
        fi.project_id, fi.read_chunk_id
-     FROM symbols s JOIN files fi ON fi.file_id = s.file_id LEFT JOIN factions fa ON fa.faction_id = s.faction_id
+     FROM symbols s JOIN files fi ON fi.file_id = s.file_id LEFT JOIN faction_rows fa ON fa.faction_id = s.faction_id
      WHERE s.file_id = ? AND s.retired_at IS NULL`,
     [fileId],
   );

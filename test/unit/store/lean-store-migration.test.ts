@@ -9,6 +9,8 @@ import { linkCellEntities } from "../../../src/store/graph/entities.js";
 import { unlinkPairs } from "../../../src/store/graph/mention-links.js";
 import { countReferencesWithPrefix, referencesNamed } from "../../../src/store/code/code-references.js";
 import { updateFileReferences } from "../../../src/store/code/reference-changes.js";
+import { insertCells, placeCell } from "../../../src/store/graph/cells.js";
+import { insertFactions, liveFactionKeys, retireFactions, storedHash } from "../../../src/store/graph/factions.js";
 import { SEED_TIME, seedProjectFile } from "../../support/old-store-seed.js";
 
 const NOW = SEED_TIME;
@@ -88,7 +90,7 @@ describe("0030: cell-entity links by rowid", () => {
     await unlinkPairs(db, [{ cellId: "cel_1", entityId: "ent_b" }]);
     expect(await entityLinks(db, ["cel_1", "cel_2"])).toEqual(new Map([["cel_1", ["ent_a"]], ["cel_2", ["ent_a", "ent_b"]]]));
     await db.execute("DELETE FROM entities WHERE entity_id = 'ent_b'");
-    await db.execute("DELETE FROM cells WHERE cell_id = 'cel_3'");
+    await db.execute("DELETE FROM cell_rows WHERE cell_id = 'cel_3'");
     expect(await db.all("SELECT cell_rowid, entity_rowid FROM cell_entities ORDER BY 1, 2")).toHaveLength(2);
     expect(await projectStats(db, "prj_1")).toMatchObject({ cells: 2, entities: 1 });
     db.close();
@@ -124,6 +126,47 @@ describe("0031: packed references keyed by the project's rowid", () => {
     expect(await countReferencesWithPrefix(db, "prj_1", "")).toBe(2);
     await db.execute("DELETE FROM files WHERE file_id = 'fil_1'");
     expect(await db.get("SELECT count(*) AS n FROM code_reference_sites")).toEqual({ n: 0 });
+    db.close();
+  });
+});
+
+describe("0032: factions and cells keyed by rowid", () => {
+  const CELLS = "SELECT rowid, cell_id, project_id, file_id, faction_id, parent_cell_id, ordinal, text, retired_at, updated_at FROM cells ORDER BY rowid";
+  const FACTIONS = "SELECT rowid, faction_id, project_id, file_id, ordinal, faction_type, line_start, line_end, text, retired_at FROM factions ORDER BY rowid";
+
+  it("keeps every row, its rowid and the references to it; writes by id; a deleted file takes its rows along", async () => {
+    const db = await oldShaped();
+    await db.execute("UPDATE cells SET parent_cell_id = 'cel_1' WHERE cell_id = 'cel_2'");
+    await db.execute("INSERT INTO symbol_mentions (cell_id, project_id, name) VALUES ('cel_3', 'prj_1', 'hono')");
+    const cells = await db.all(CELLS);
+    const factions = await db.all(FACTIONS);
+    await migrate(db, loadMigrations());
+    expect(await db.all(CELLS)).toEqual(cells);
+    expect(await db.all(FACTIONS)).toEqual(factions);
+    expect(await columns(db, "cell_rows")).toEqual(["cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "retired_at", "updated_at"]);
+    expect(await columns(db, "faction_rows")).not.toContain("project_id");
+    expect(await db.all("PRAGMA foreign_key_check")).toEqual([]);
+
+    // A new faction with two cells, one under the other, and one under a cell stored before.
+    await insertFactions(db, [{ factionId: "fac_3", projectId: "prj_1", fileId: "fil_1", contentHash: "x".repeat(43), ordinal: 1, factionType: "text",
+      inferredType: "text/markdown", location: { lineStart: 3, lineEnd: 3 }, headingPath: "[]", text: "Zod" }]);
+    const cell = (cellId: string, parentCellId: string | null, ordinal: number) => ({ cellId, projectId: "prj_1", fileId: "fil_1", factionId: "fac_3", parentCellId, ordinal, text: cellId });
+    await insertCells(db, [cell("cel_4", null, 0), cell("cel_5", "cel_4", 1), cell("cel_6", "cel_1", 2)], NOW);
+    expect(await db.all("SELECT cell_id, faction_id, parent_cell_id FROM cells WHERE faction_id = 'fac_3' ORDER BY ordinal")).toEqual([
+      { cell_id: "cel_4", faction_id: "fac_3", parent_cell_id: null },
+      { cell_id: "cel_5", faction_id: "fac_3", parent_cell_id: "cel_4" },
+      { cell_id: "cel_6", faction_id: "fac_3", parent_cell_id: "cel_1" },
+    ]);
+    expect((await liveFactionKeys(db, "fil_1")).map((f) => [f.factionId, f.contentHash])).toEqual([["fac_1", "h"], ["fac_3", storedHash("x".repeat(43))]]);
+    await placeCell(db, "cel_6", null, 3, NOW);
+    await retireFactions(db, ["fac_1"], NOW);
+    expect(await db.all("SELECT cell_id, parent_cell_id FROM cells WHERE retired_at IS NULL ORDER BY ordinal")).toEqual([
+      { cell_id: "cel_4", parent_cell_id: null },
+      { cell_id: "cel_5", parent_cell_id: "cel_4" },
+      { cell_id: "cel_6", parent_cell_id: null },
+    ]);
+    await db.execute("DELETE FROM files WHERE file_id = 'fil_1'");
+    for (const table of ["faction_rows", "cell_rows", "symbol_mentions"]) expect(await db.get(`SELECT count(*) AS n FROM ${table}`)).toEqual({ n: 0 });
     db.close();
   });
 });
