@@ -205,8 +205,8 @@ describe("code ingestion", () => {
     const fileId = ids["src/greet.ts"]!;
     expect((await symbols(w, fileId)).every((s) => s.retired_at !== null)).toBe(true);
     const counts = await w.app.deps.db.get<{ refs: number; imports: number; keys: number; names: number }>(
-      `SELECT (SELECT count(*) FROM code_reference_sites WHERE file_rowid = (SELECT rowid FROM files WHERE file_id = ?)) AS refs, (SELECT count(*) FROM file_imports WHERE file_id = ?) AS imports,
-              (SELECT count(*) FROM file_module_keys WHERE file_id = ?) AS keys, (SELECT count(*) FROM code_names WHERE folded = 'farewell') AS names`,
+      `SELECT (SELECT count(*) FROM code_reference_sites WHERE file_rowid = (SELECT rowid FROM files WHERE file_id = ?)) AS refs, (SELECT count(*) FROM file_imports WHERE file_rowid = (SELECT rowid FROM files WHERE file_id = ?)) AS imports,
+              (SELECT count(*) FROM file_module_keys WHERE file_rowid = (SELECT rowid FROM files WHERE file_id = ?)) AS keys, (SELECT count(*) FROM code_names WHERE folded = 'farewell') AS names`,
       [fileId, fileId, fileId],
     );
     expect(counts).toEqual({ refs: 0, imports: 0, keys: 0, names: 0 });

@@ -87,8 +87,8 @@ export async function usagesNamed(q: Queryable, projectIds: readonly string[], n
 export async function filesByKeys(q: Queryable, projectIds: readonly string[], keys: readonly string[]): Promise<KeyedFile[]> {
   if (keys.length === 0) return [];
   const rows = await q.all<{ key: string; file_id: string; path: string }>(
-    `SELECT k.key, k.file_id, f.path FROM file_module_keys k JOIN files f ON f.file_id = k.file_id
-     WHERE k.project_id IN (${placeholders(projectIds.length)}) AND k.key IN (${placeholders(keys.length)}) AND f.status <> 'retired'`,
+    `SELECT k.key, f.file_id, f.path FROM file_module_keys k JOIN files f ON f.rowid = k.file_rowid
+     WHERE k.project_rowid IN ${projectRowids(projectIds.length)} AND k.key IN (${placeholders(keys.length)}) AND f.status <> 'retired'`,
     [...projectIds, ...keys],
   );
   return rows.map((r) => ({ key: r.key, fileId: r.file_id, path: r.path }));
@@ -110,15 +110,17 @@ export async function importEdgesOf(q: Queryable, fileIds: readonly string[], li
   if (fileIds.length === 0) return [];
   const p = placeholders(fileIds.length);
   const rows = await q.all<{ from_file_id: string; to_file_id: string }>(
-    `SELECT DISTINCT i.file_id AS from_file_id, k.file_id AS to_file_id
-     FROM file_imports i JOIN file_module_keys k
-       ON k.project_id = i.project_id AND k.key = i.module_key AND (k.full = 1 OR i.key_mode = 'suffix')
-     WHERE i.file_id IN (${p}) AND i.key_mode IN ('exact', 'suffix') AND k.file_id <> i.file_id
+    `SELECT DISTINCT fa.file_id AS from_file_id, fb.file_id AS to_file_id
+     FROM files fa JOIN file_imports i ON i.file_rowid = fa.rowid
+     JOIN file_module_keys k ON k.project_rowid = i.project_rowid AND k.key = i.module_key AND (k.full = 1 OR i.key_mode = 'suffix')
+     JOIN files fb ON fb.rowid = k.file_rowid
+     WHERE fa.file_id IN (${p}) AND i.key_mode IN ('exact', 'suffix') AND k.file_rowid <> i.file_rowid
      UNION
-     SELECT DISTINCT i.file_id, k.file_id
-     FROM file_module_keys k JOIN file_imports i
-       ON i.project_id = k.project_id AND i.module_key = k.key AND (k.full = 1 OR i.key_mode = 'suffix')
-     WHERE k.file_id IN (${p}) AND i.key_mode IN ('exact', 'suffix') AND k.file_id <> i.file_id
+     SELECT DISTINCT fa.file_id, fb.file_id
+     FROM files fb JOIN file_module_keys k ON k.file_rowid = fb.rowid
+     JOIN file_imports i ON i.project_rowid = k.project_rowid AND i.module_key = k.key AND (k.full = 1 OR i.key_mode = 'suffix')
+     JOIN files fa ON fa.rowid = i.file_rowid
+     WHERE fb.file_id IN (${p}) AND i.key_mode IN ('exact', 'suffix') AND k.file_rowid <> i.file_rowid
      LIMIT ?`,
     [...fileIds, ...fileIds, limit],
   );

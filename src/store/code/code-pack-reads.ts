@@ -23,10 +23,10 @@ export async function filesByKeysWithCounts(q: Queryable, projectIds: readonly s
   for (let i = 0; i < keys.length; i += BATCH) {
     const slice = keys.slice(i, i + BATCH);
     const rows = await q.all<{ key: string; file_id: string; path: string; n: number }>(
-      `SELECT k.key, k.file_id, f.path,
-         (SELECT count(*) FROM symbols s WHERE s.file_id = k.file_id AND s.retired_at IS NULL) AS n
-       FROM file_module_keys k JOIN files f ON f.file_id = k.file_id
-       WHERE k.project_id IN (${placeholders(projectIds.length)}) AND k.key IN (${placeholders(slice.length)}) AND f.status <> 'retired'`,
+      `SELECT k.key, f.file_id, f.path,
+         (SELECT count(*) FROM symbols s WHERE s.file_id = f.file_id AND s.retired_at IS NULL) AS n
+       FROM file_module_keys k JOIN files f ON f.rowid = k.file_rowid
+       WHERE k.project_rowid IN ${projectRowids(projectIds.length)} AND k.key IN (${placeholders(slice.length)}) AND f.status <> 'retired'`,
       [...projectIds, ...slice],
     );
     for (const r of rows) out.push({ fileId: r.file_id, path: r.path, key: r.key, declarations: Number(r.n) });
@@ -104,7 +104,7 @@ export async function importAndDeclarationCounts(
     const slice = fileIds.slice(i, i + BATCH);
     const rows = await q.all<{ file_id: string; path: string; imports: number; declarations: number }>(
       `SELECT f.file_id, f.path,
-         (SELECT count(DISTINCT i.specifier) FROM file_imports i WHERE i.file_id = f.file_id) AS imports,
+         (SELECT count(DISTINCT i.specifier) FROM file_imports i WHERE i.file_rowid = f.rowid) AS imports,
          (SELECT count(*) FROM symbols s WHERE s.file_id = f.file_id AND s.retired_at IS NULL) AS declarations
        FROM files f WHERE f.file_id IN (${placeholders(slice.length)}) AND f.status <> 'retired'`,
       slice,
@@ -126,7 +126,7 @@ export async function usageFileCounts(q: Queryable, projectIds: readonly string[
     perName.set(name, Number(row?.n ?? 0));
   }
   const total = await q.get<{ n: number }>(
-    `SELECT count(DISTINCT file_id) AS n FROM file_module_keys WHERE project_id IN (${placeholders(projectIds.length)}) AND full = 1`,
+    `SELECT count(DISTINCT file_rowid) AS n FROM file_module_keys WHERE project_rowid IN ${projectRowids(projectIds.length)} AND full = 1`,
     [...projectIds],
   );
   return { files: Number(total?.n ?? 0), perName };

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
+import { rowidIn, rowidsOf } from "../graph/row-keys.js";
 
 /** How an import finds its file (see `src/code/module-keys.ts`). */
 export type ImportKeyMode = "exact" | "suffix" | "external" | "unknown";
@@ -39,32 +40,46 @@ export interface ImportEdge {
 
 const BATCH = 500;
 
+/** A file's rowid, bound by its id (`0033-import-rowids.sql`). */
+const FILE_ROWID = "(SELECT rowid FROM files WHERE file_id = ?)";
+
+/** The project's and the file's rowids, which key a file's import rows and path keys. */
+async function fileKeys(q: Queryable, projectId: string, fileId: string): Promise<[number, number]> {
+  const projects = await rowidsOf(q, "projects", [projectId]);
+  const files = await rowidsOf(q, "files", [fileId]);
+  return [rowidIn(projects, projectId, "project"), rowidIn(files, fileId, "file")];
+}
+
 /** Replaces a file's imports whole. */
 export async function replaceFileImports(q: Queryable, projectId: string, fileId: string, imports: readonly NewFileImport[]): Promise<void> {
-  await q.execute("DELETE FROM file_imports WHERE file_id = ?", [fileId]);
+  await q.execute(`DELETE FROM file_imports WHERE file_rowid = ${FILE_ROWID}`, [fileId]);
+  if (imports.length === 0) return;
+  const [projectRowid, fileRowid] = await fileKeys(q, projectId, fileId);
   await insertRows(
     q,
     "file_imports",
-    ["project_id", "file_id", "line", "specifier", "local_name", "imported_name", "module_key", "key_mode"],
-    imports.map((i) => [projectId, fileId, i.line, i.specifier, i.localName, i.importedName, i.moduleKey, i.keyMode]),
+    ["project_rowid", "file_rowid", "line", "specifier", "local_name", "imported_name", "module_key", "key_mode"],
+    imports.map((i) => [projectRowid, fileRowid, i.line, i.specifier, i.localName, i.importedName, i.moduleKey, i.keyMode]),
   );
 }
 
 /** Replaces the keys a file answers to. */
 export async function replaceFileModuleKeys(q: Queryable, projectId: string, fileId: string, keys: readonly NewModuleKey[]): Promise<void> {
-  await q.execute("DELETE FROM file_module_keys WHERE file_id = ?", [fileId]);
+  await q.execute(`DELETE FROM file_module_keys WHERE file_rowid = ${FILE_ROWID}`, [fileId]);
+  if (keys.length === 0) return;
+  const [projectRowid, fileRowid] = await fileKeys(q, projectId, fileId);
   await insertRows(
     q,
     "file_module_keys",
-    ["project_id", "key", "file_id", "full"],
-    keys.map((k) => [projectId, k.key, fileId, k.full ? 1 : 0]),
+    ["project_rowid", "key", "file_rowid", "full"],
+    keys.map((k) => [projectRowid, k.key, fileRowid, k.full ? 1 : 0]),
   );
 }
 
 /** Forgets a file's imports and keys. */
 export async function deleteFileImports(q: Queryable, fileId: string): Promise<void> {
-  await q.execute("DELETE FROM file_imports WHERE file_id = ?", [fileId]);
-  await q.execute("DELETE FROM file_module_keys WHERE file_id = ?", [fileId]);
+  await q.execute(`DELETE FROM file_imports WHERE file_rowid = ${FILE_ROWID}`, [fileId]);
+  await q.execute(`DELETE FROM file_module_keys WHERE file_rowid = ${FILE_ROWID}`, [fileId]);
 }
 
 /**
@@ -77,12 +92,13 @@ export async function importBindings(q: Queryable, fileIds: readonly string[], l
   for (let i = 0; i < localNames.length; i += BATCH) {
     const names = localNames.slice(i, i + BATCH);
     const rows = await q.all<{ file_id: string; local_name: string; imported_name: string; key_mode: ImportKeyMode; line: number; target: string | null }>(
-      `SELECT i.file_id, i.local_name, i.imported_name, i.key_mode, i.line, k.file_id AS target
-       FROM file_imports i
-       LEFT JOIN file_module_keys k ON k.project_id = i.project_id AND k.key = i.module_key
-         AND (k.full = 1 OR i.key_mode = 'suffix') AND k.file_id <> i.file_id
-       WHERE i.file_id IN (${placeholders(fileIds.length)}) AND i.local_name IN (${placeholders(names.length)})
-       ORDER BY i.file_id, i.line, k.file_id`,
+      `SELECT fi.file_id, i.local_name, i.imported_name, i.key_mode, i.line, kf.file_id AS target
+       FROM files fi JOIN file_imports i ON i.file_rowid = fi.rowid
+       LEFT JOIN file_module_keys k ON k.project_rowid = i.project_rowid AND k.key = i.module_key
+         AND (k.full = 1 OR i.key_mode = 'suffix') AND k.file_rowid <> i.file_rowid
+       LEFT JOIN files kf ON kf.rowid = k.file_rowid
+       WHERE fi.file_id IN (${placeholders(fileIds.length)}) AND i.local_name IN (${placeholders(names.length)})
+       ORDER BY fi.file_id, i.line, kf.file_id`,
       [...fileIds, ...names],
     );
     for (const r of rows) {

@@ -11,6 +11,9 @@ import { countReferencesWithPrefix, referencesNamed } from "../../../src/store/c
 import { updateFileReferences } from "../../../src/store/code/reference-changes.js";
 import { insertCells, placeCell } from "../../../src/store/graph/cells.js";
 import { insertFactions, liveFactionKeys, retireFactions, storedHash } from "../../../src/store/graph/factions.js";
+import { importBindings, importEdges, replaceFileModuleKeys } from "../../../src/store/code/file-imports.js";
+import { filesByKeys } from "../../../src/store/code/code-graph-reads.js";
+import { usageFileCounts } from "../../../src/store/code/code-pack-reads.js";
 import { SEED_TIME, seedProjectFile } from "../../support/old-store-seed.js";
 
 const NOW = SEED_TIME;
@@ -167,6 +170,36 @@ describe("0032: factions and cells keyed by rowid", () => {
     ]);
     await db.execute("DELETE FROM files WHERE file_id = 'fil_1'");
     for (const table of ["faction_rows", "cell_rows", "symbol_mentions"]) expect(await db.get(`SELECT count(*) AS n FROM ${table}`)).toEqual({ n: 0 });
+    db.close();
+  });
+});
+
+describe("0033: imports and path keys keyed by rowid", () => {
+  it("keeps every import and key, resolves them by id as before, and a deleted file takes its rows along", async () => {
+    const db = await oldShaped();
+    await db.execute(
+      `INSERT INTO files (file_id, project_id, path, content_type, file_type, file_size, chunk_id, status, created_at, updated_at)
+       VALUES ('fil_2', 'prj_1', 'src/util.ts', 'text/typescript', 'code', 1, 'c1', 'ready', ?, ?)`,
+      [NOW, NOW],
+    );
+    await db.execute(
+      `INSERT INTO file_imports (project_id, file_id, line, specifier, local_name, imported_name, module_key, key_mode)
+       VALUES ('prj_1', 'fil_1', 3, './util', 'parse', 'parse', 'util', 'suffix'), ('prj_1', 'fil_1', 4, 'zod', 'z', 'z', NULL, 'external')`,
+    );
+    await db.execute("INSERT INTO file_module_keys (project_id, key, file_id, full) VALUES ('prj_1', 'util', 'fil_2', 0), ('prj_1', 'src/util.ts', 'fil_2', 1)");
+    await migrate(db, loadMigrations());
+    expect(await columns(db, "file_module_keys")).toEqual(["project_rowid", "key", "file_rowid", "full"]);
+    expect(await importEdges(db, ["prj_1"])).toEqual([{ projectId: "prj_1", fromFileId: "fil_1", toFileId: "fil_2" }]);
+    expect(await importBindings(db, ["fil_1"], ["parse", "z"])).toEqual([
+      { fileId: "fil_1", localName: "parse", importedName: "parse", keyMode: "suffix", line: 3, targetFileIds: ["fil_2"] },
+      { fileId: "fil_1", localName: "z", importedName: "z", keyMode: "external", line: 4, targetFileIds: [] },
+    ]);
+    expect(await filesByKeys(db, ["prj_1"], ["util"])).toEqual([{ key: "util", fileId: "fil_2", path: "src/util.ts" }]);
+    await replaceFileModuleKeys(db, "prj_1", "fil_2", [{ key: "util", full: false }]);
+    expect(await usageFileCounts(db, ["prj_1"], [])).toEqual({ files: 0, perName: new Map() });
+    await db.execute("DELETE FROM files WHERE file_id = 'fil_2'");
+    expect(await db.get("SELECT count(*) AS n FROM file_module_keys")).toEqual({ n: 0 });
+    expect(await importEdges(db, ["prj_1"])).toEqual([]);
     db.close();
   });
 });
