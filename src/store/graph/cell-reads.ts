@@ -23,19 +23,48 @@ export interface CellRow {
   entityIds: string[];
 }
 
-function where(f: CellFilter): { sql: string; args: InValue[] } {
-  const parts = ["c.retired_at IS NULL", `c.project_id IN (${placeholders(f.projectIds.length)})`];
+/** How a filter names the cells' project, files, faction and parent. */
+interface CellKeys {
+  projects: (n: number) => string;
+  files: (n: number) => string;
+  faction: string;
+  parent: string;
+}
+
+/** By the `cells` view's public ids (a listing: SQLite leaves out the joins the read does not use). */
+const BY_ID: CellKeys = {
+  projects: (n) => `c.project_id IN (${placeholders(n)})`,
+  files: (n) => `c.file_id IN (${placeholders(n)})`,
+  faction: "c.faction_id = ?",
+  parent: "c.parent_cell_id = ?",
+};
+
+/**
+ * On `cell_rows` itself, ids turned into rowids by key searches: a count
+ * over the `cells` view would look up every row's file, faction and parent
+ * for columns it does not use (SQLite leaves out an unused joined table in
+ * a listing, not in an aggregate).
+ */
+const BY_ROWID: CellKeys = {
+  projects: (n) => `c.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${placeholders(n)}))`,
+  files: (n) => `c.file_rowid IN (SELECT rowid FROM files WHERE file_id IN (${placeholders(n)}))`,
+  faction: "c.faction_rowid = (SELECT rowid FROM faction_rows WHERE faction_id = ?)",
+  parent: "c.parent_rowid = (SELECT rowid FROM cell_rows WHERE cell_id = ?)",
+};
+
+function where(f: CellFilter, keys: CellKeys = BY_ID): { sql: string; args: InValue[] } {
+  const parts = ["c.retired_at IS NULL", keys.projects(f.projectIds.length)];
   const args: InValue[] = [...f.projectIds];
   if (f.fileIds?.length) {
-    parts.push(`c.file_id IN (${placeholders(f.fileIds.length)})`);
+    parts.push(keys.files(f.fileIds.length));
     args.push(...f.fileIds);
   }
   if (f.factionId) {
-    parts.push("c.faction_id = ?");
+    parts.push(keys.faction);
     args.push(f.factionId);
   }
   if (f.parentCellId) {
-    parts.push("c.parent_cell_id = ?");
+    parts.push(keys.parent);
     args.push(f.parentCellId);
   }
   if (f.entityId) {
@@ -82,37 +111,9 @@ export function toCellRow(r: CellColumns, entityIds: string[]): CellRow {
   };
 }
 
-/**
- * The filter on `cell_rows` itself, ids turned into rowids by key searches:
- * a count over the `cells` view would look up every row's file, faction
- * and parent for columns it does not use (SQLite leaves out an unused
- * joined table in a listing, not in an aggregate).
- */
-function rowidWhere(f: CellFilter): { sql: string; args: InValue[] } {
-  const parts = ["c.retired_at IS NULL", `c.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${placeholders(f.projectIds.length)}))`];
-  const args: InValue[] = [...f.projectIds];
-  if (f.fileIds?.length) {
-    parts.push(`c.file_rowid IN (SELECT rowid FROM files WHERE file_id IN (${placeholders(f.fileIds.length)}))`);
-    args.push(...f.fileIds);
-  }
-  if (f.factionId) {
-    parts.push("c.faction_rowid = (SELECT rowid FROM faction_rows WHERE faction_id = ?)");
-    args.push(f.factionId);
-  }
-  if (f.parentCellId) {
-    parts.push("c.parent_rowid = (SELECT rowid FROM cell_rows WHERE cell_id = ?)");
-    args.push(f.parentCellId);
-  }
-  if (f.entityId) {
-    parts.push(`EXISTS (SELECT 1 FROM cell_entities ce WHERE ce.cell_rowid = c.rowid AND ce.entity_rowid = (${ENTITY_ROWID}))`);
-    args.push(f.entityId);
-  }
-  return { sql: parts.join(" AND "), args };
-}
-
 /** How many live cells the filter selects. */
 export async function countCells(q: Queryable, f: CellFilter): Promise<number> {
-  const w = rowidWhere(f);
+  const w = where(f, BY_ROWID);
   const row = await q.get<{ n: number }>(`SELECT count(*) AS n FROM cell_rows c WHERE ${w.sql}`, w.args);
   return Number(row?.n ?? 0);
 }
