@@ -10,8 +10,8 @@
 (protocol_declaration name: (type_identifier) @name) @definition.interface
 (typealias_declaration name: (type_identifier) @name) @definition.type
 
-(source_file (function_declaration name: (simple_identifier) @name) @definition.function)
-(function_declaration name: (simple_identifier) @name) @definition.method
+(source_file (function_declaration (simple_identifier) @name) @definition.function)
+(function_declaration (simple_identifier) @name) @definition.method
 (protocol_function_declaration name: (simple_identifier) @name) @definition.method
 (function_declaration "init" @name) @definition.constructor
 
