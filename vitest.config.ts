@@ -30,6 +30,8 @@ export default defineConfig({
     pool: "forks",
     maxWorkers: 2,
     env: { PKS_LOG: "silent" },
+    // Threads, reader processes and spawned servers start from a JavaScript copy of the sources.
+    globalSetup: ["test/support/thread-build.ts"],
     projects: [
       {
         extends: true,

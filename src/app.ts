@@ -25,6 +25,7 @@ import type { WorkerDeps } from "./ingest/read/ingest-worker.js";
 import { LeasedWorker } from "./ingest/read/writer/leased-worker.js";
 import { WriterThread } from "./ingest/read/writer/writer-host.js";
 import type { ReadingWorker } from "./ingest/read/writer/writer-host.js";
+import { useThreadBuild } from "./ingest/read/pool/spawn-reader.js";
 import { COLLECT_INTERVAL_MS, collectChunks } from "./ingest/accept/storage.js";
 import { log, setLogOutput } from "./logger.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
@@ -88,6 +89,7 @@ export interface App {
 /** The one place everything is wired: opens and migrates the store, builds the service and transports. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   setLogOutput(config.logs);
+  useThreadBuild(config.threadBuild);
   const db = await openForStart({ url: config.dbUrl, authToken: config.dbAuthToken }, migrate);
   try {
     const secret = await settingOrCreate(db, "cursor_secret", () => randomBytes(32).toString("base64url"));

@@ -70,6 +70,14 @@ export interface Config {
   readonly submitType: string | undefined;
   /** Where the JSON log records go (`PKS_LOG`): `stderr` (the default) or nowhere, `silent`. */
   readonly logs: "stderr" | "silent";
+  /**
+   * Development only (`PKS_THREAD_BUILD`): a folder holding a JavaScript
+   * copy of `src/`, which a pks run from its TypeScript sources starts its
+   * threads and reader processes from instead of registering tsx's loader
+   * in each (seconds apiece). The test run makes one
+   * (test/support/thread-build.ts). A built pks ignores it.
+   */
+  readonly threadBuild: string | undefined;
 }
 
 /** Flags as the CLI collected them; each overrides its environment variable. */
@@ -111,6 +119,7 @@ const schema = z.object({
   maxResultTokens: z.coerce.number().int().min(1000),
   submitType: z.string().trim().min(1, "must name an artifact schema id").optional(),
   logs: z.enum(["stderr", "silent"]),
+  threadBuild: z.string().optional(),
   tools: list.refine((names) => names.length > 0, "names no tool or profile (all, code, or tool names, comma-separated)"),
 });
 
@@ -140,6 +149,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     maxResultTokens: env.PKS_MAX_RESULT_TOKENS ?? 25_000,
     submitType: flags.submitType ?? env.PKS_SUBMIT_TYPE,
     logs: env.PKS_LOG || "stderr",
+    threadBuild: env.PKS_THREAD_BUILD || undefined,
   });
   if (!parsed.success) {
     const first = parsed.error.issues[0];
@@ -165,5 +175,6 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     maxResultTokens: c.maxResultTokens,
     submitType: c.submitType,
     logs: c.logs,
+    threadBuild: c.threadBuild,
   });
 }

@@ -95,8 +95,8 @@ describe("MCP over streamable HTTP at /mcp", () => {
   });
 
   // Ten thousand sessions (about 12 s on two cores) are in the soak run: test/soak/mcp-http-sessions.test.ts.
-  it("1,000 session ids: unique, visible ASCII, at least 122 random bits (UUID v4)", async () => {
-    await expectDistinctSessionIds(1_000);
+  it("200 session ids: unique, visible ASCII, at least 122 random bits (UUID v4)", async () => {
+    await expectDistinctSessionIds(200);
   });
 
   it("DELETE closes the session", async () => {

@@ -79,12 +79,15 @@ export function fixtureCopy(prefix: string): string {
 
 /**
  * A folder holding an executable `pks` that runs this checkout's sources
- * (through tsx, whichever folder it is started from), for PATH.
+ * (the test run's JavaScript copy of them, test/support/thread-build.ts, or
+ * else through tsx, whichever folder it is started from), for PATH.
  */
 export function sourceShimFolder(): string {
   const dir = mkdtempSync(join(tmpdir(), "pks-bin-"));
   const loader = join(REPO_ROOT, "node_modules", "tsx", "dist", "loader.mjs");
-  const script = `#!/bin/sh\nexec "${process.execPath}" --import "file://${loader}" "${join(REPO_ROOT, "src", "main.ts")}" "$@"\n`;
+  const copy = process.env.PKS_THREAD_BUILD;
+  const run = copy ? `"${join(copy, "src", "main.js")}"` : `--import "file://${loader}" "${join(REPO_ROOT, "src", "main.ts")}"`;
+  const script = `#!/bin/sh\nexec "${process.execPath}" ${run} "$@"\n`;
   writeFileSync(join(dir, "pks"), script);
   chmodSync(join(dir, "pks"), 0o755);
   return dir;

@@ -5,8 +5,14 @@ import { fileURLToPath } from "node:url";
 /** The repo root, where `src/main.ts` lives. */
 export const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
-/** The command that runs the CLI from source (no build needed). */
+/**
+ * The command that runs the CLI from source (no build needed): the test
+ * run's JavaScript copy of the sources where there is one
+ * (test/support/thread-build.ts), else the sources through tsx.
+ */
 export function pksCommand(args: string[]): { command: string; args: string[] } {
+  const copy = process.env.PKS_THREAD_BUILD;
+  if (copy) return { command: process.execPath, args: [`${copy}/src/main.js`, ...args] };
   return { command: process.execPath, args: ["--import", "tsx", `${REPO_ROOT}src/main.ts`, ...args] };
 }
 

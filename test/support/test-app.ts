@@ -39,7 +39,8 @@ export async function createTestWorld(
   options: AppOptions & { dbUrl?: string; env?: NodeJS.ProcessEnv } = {},
 ): Promise<TestWorld> {
   const root = mkdtempSync(join(tmpdir(), "pks-test-"));
-  const config = loadConfig({ root, db: options.dbUrl ?? ":memory:" }, { PKS_LOG: "silent", ...options.env });
+  const base = { PKS_LOG: "silent", PKS_THREAD_BUILD: process.env.PKS_THREAD_BUILD };
+  const config = loadConfig({ root, db: options.dbUrl ?? ":memory:" }, { ...base, ...options.env });
   const app = await createApp(config, { actions: testActions, checkOutput: true, ...options });
   const db = app.deps.db;
   const project = await createProject(db, { name: "main" });

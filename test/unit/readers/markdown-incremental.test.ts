@@ -174,7 +174,7 @@ describe("incremental Markdown re-reading", () => {
           expect(readMarkdownSource(source, "doc.md", cache)).toStrictEqual(full(source));
         }
       }),
-      { numRuns: Number(process.env.MD_RUNS ?? 150) },
+      { numRuns: Number(process.env.MD_RUNS ?? 100) },
     );
     const counts = markdownReadCounts();
     expect(counts.partsReused).toBeGreaterThan(counts.partsParsed);

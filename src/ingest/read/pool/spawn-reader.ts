@@ -3,11 +3,12 @@
  * compiled build or from the TypeScript sources (vitest, `node --import tsx`):
  * each entry sits beside this module with the same extension, and from
  * sources the host first registers tsx's loader, since neither a worker nor a
- * child inherits the parent's loader.
+ * child inherits the parent's loader — or, in a test run, loads the run's
+ * JavaScript copy of the sources instead (see `useThreadBuild`).
  */
 import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import type { ThreadData } from "./thread-protocol.js";
 
@@ -27,21 +28,58 @@ const READER_YOUNG_MB = 8;
 /** The product's reader registry, in the same tree (sources or build) as this module. */
 export const DEFAULT_READERS_URL = new URL(`../../../readers/index${EXT}`, import.meta.url).href;
 
-/** The entry of a reader thread as a URL Worker accepts. */
-function threadEntryUrl(): URL {
-  return workerEntryUrl(new URL(`./reader-thread${EXT}`, import.meta.url));
+/** The `src/` folder of this tree, as a URL. */
+const SRC_ROOT = new URL("../../../", import.meta.url).href;
+
+/** From sources: the JavaScript copy of `src/` that threads and reader processes load (see {@link useThreadBuild}). */
+let copyOfSources: string | undefined;
+
+/**
+ * From sources only (tests): threads and reader processes load their
+ * modules from `folder`, which holds a JavaScript copy of `src/` (config
+ * `threadBuild`), instead of registering tsx, whose loader takes seconds to
+ * start each of them. A built pks ignores it: its modules are JavaScript.
+ */
+export function useThreadBuild(folder: string | undefined): void {
+  copyOfSources = FROM_SOURCES && folder ? pathToFileURL(`${folder}/src/`).href : undefined;
+}
+
+/** `url`'s module in the JavaScript copy of the sources, if there is a copy and `url` is one of this tree's sources. */
+function inCopy(url: string): string | undefined {
+  if (!copyOfSources || !url.startsWith(SRC_ROOT)) return undefined;
+  return copyOfSources + url.slice(SRC_ROOT.length).replace(/\.tsx?$/, ".js");
+}
+
+/**
+ * What a reader host loads: its entry (`reader-thread` or `reader-process`
+ * of this tree) and the readers, both from the copy when both have one (a
+ * host started from the copy has no tsx loader), else as they are, with
+ * `loader` saying whether tsx must be registered first.
+ */
+function readerHost(name: string, readersUrl: string): { entry: URL; readersUrl: string; loader: boolean } {
+  const entry = new URL(`./${name}${EXT}`, import.meta.url);
+  const copied = [inCopy(entry.href), inCopy(readersUrl)];
+  if (copied[0] && copied[1]) return { entry: new URL(copied[0]), readersUrl: copied[1], loader: false };
+  return { entry, readersUrl, loader: FROM_SOURCES };
+}
+
+/** A boot module that registers tsx's loader, then loads `entry`, as a URL Worker accepts. */
+function withTsx(entry: URL): URL {
+  const tsx = import.meta.resolve("tsx/esm/api");
+  const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;
+  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
 }
 
 /**
  * A thread entry module (named with this tree's extension: `.ts` from
- * sources, `.js` built) as a URL Worker accepts: from sources, a boot
- * module that registers tsx's loader first.
+ * sources, `.js` built) as a URL Worker accepts: from sources, its
+ * JavaScript copy where there is one, or else a boot module that registers
+ * tsx's loader first.
  */
 export function workerEntryUrl(entry: URL): URL {
   if (!FROM_SOURCES) return entry;
-  const tsx = import.meta.resolve("tsx/esm/api");
-  const boot = `const { register } = await import(${JSON.stringify(tsx)}); register(); await import(${JSON.stringify(entry.href)});`;
-  return new URL(`data:text/javascript,${encodeURIComponent(boot)}`);
+  const copy = inCopy(entry.href);
+  return copy ? new URL(copy) : withTsx(entry);
 }
 
 /**
@@ -50,8 +88,9 @@ export function workerEntryUrl(entry: URL): URL {
  * a reader's library may print.
  */
 export function spawnReaderThread(readersUrl: string, heapMb: number): Worker {
-  const workerData: ThreadData = { readersUrl };
-  const worker = new Worker(threadEntryUrl(), {
+  const host = readerHost("reader-thread", readersUrl);
+  const workerData: ThreadData = { readersUrl: host.readersUrl };
+  const worker = new Worker(host.loader ? withTsx(host.entry) : host.entry, {
     workerData,
     resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: READER_YOUNG_MB },
     stdout: true,
@@ -70,9 +109,9 @@ export function spawnReaderThread(readersUrl: string, heapMb: number): Worker {
  * process's own limit on one reading, kept even when its parent is gone.
  */
 export function spawnReaderProcess(readersUrl: string, heapMb: number, limitMs: number): ChildProcess {
-  const entry = fileURLToPath(new URL(`./reader-process${EXT}`, import.meta.url));
-  const loader = FROM_SOURCES ? ["--import", import.meta.resolve("tsx")] : [];
-  return fork(entry, [readersUrl, String(limitMs)], {
+  const host = readerHost("reader-process", readersUrl);
+  const loader = host.loader ? ["--import", import.meta.resolve("tsx")] : [];
+  return fork(fileURLToPath(host.entry), [host.readersUrl, String(limitMs)], {
     execArgv: [...loader, `--max-old-space-size=${heapMb}`],
     serialization: "advanced",
     stdio: ["ignore", 2, 2, "ipc"],
