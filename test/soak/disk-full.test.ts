@@ -111,6 +111,10 @@ describe.skipIf("reason" in mounted)(`a full disk during an ingest (tmpfs of ${S
     const filled = fillDisk(filler);
     const free = statfsSync(dir);
     console.log(`filled ${(filled / 2 ** 20).toFixed(1)} MB; ${Number(free.bavail) * Number(free.bsize)} bytes left`);
+    // The floor looks at the disk at most once a second (LOOK_MS in src/store/free-space.ts). Within that second a
+    // small write may still land in WAL pages a checkpoint freed — stored, as acknowledged — so the refusal is
+    // asked for once the floor has looked.
+    await new Promise((r) => setTimeout(r, 1_100));
     const refused = await ingest(w, [fileEntry("late.md", note(999))]);
     expect(refused.res.status).toBe(503);
     expect(refused.body).toMatchObject({ error: { code: "storage_full" } });
