@@ -14,24 +14,18 @@
  * names it to the test processes (src/config.ts `threadBuild`;
  * test/support/test-app.ts, spawn-pks.ts).
  */
-import { cpSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, rmSync } from "node:fs";
 import { join, relative } from "node:path";
 import { build } from "esbuild";
 import { REPO_ROOT } from "./spawn-pks.js";
+import { walkFiles } from "./walk-files.js";
 
 const FOLDERS = ["src", "tools"];
-
-/** Every file under `dir`, as paths. */
-function filesUnder(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((e) => e.isFile())
-    .map((e) => join(e.parentPath, e.name));
-}
 
 export default async function setup(): Promise<() => void> {
   const out = join(REPO_ROOT, "node_modules", ".cache", "pks-thread-build", String(process.pid));
   rmSync(out, { recursive: true, force: true });
-  const files = FOLDERS.flatMap((f) => filesUnder(join(REPO_ROOT, f)));
+  const files = FOLDERS.flatMap((f) => walkFiles(join(REPO_ROOT, f)));
   const sources = files.filter((f) => /\.tsx?$/.test(f) && !f.endsWith(".d.ts"));
   await build({
     entryPoints: sources,
