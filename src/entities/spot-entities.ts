@@ -14,7 +14,7 @@ import { properNameMentions } from "./proper-name-mentions.js";
 import type { Undecided } from "./proper-name-mentions.js";
 import { textTokens } from "./text-tokens.js";
 import { toolMentions } from "./tool-mentions.js";
-import { tagWords } from "./word-tags.js";
+import { tagFields, tagWords } from "./word-tags.js";
 import { PERSON_SECTIONS } from "./word-lists.js";
 
 export type { EntityMention, MentionKind, MentionSource, SpotInput } from "./entity-mention.js";
@@ -87,7 +87,7 @@ function inPersonSection(headingPath: readonly string[]): boolean {
 
 function proseMentions(cell: SpotInput, text: string, undecided?: Undecided): EntityMention[] {
   const tokens = textTokens(text);
-  const tags = tagWords(text);
+  const tags = cell.factionType === "row" ? tagFields(text) : tagWords(text);
   const found = [...codeSpanMentions(cell), ...tokens.flatMap((t) => codeWordMention(t.core) ?? []), ...toolMentions(tokens, tags)];
   found.push(...properNameMentions(tokens, tags, inPersonSection(cell.headingPath), undecided));
   for (const clause of clauses(text)) found.push(...definitionMentions(clause, tags));
