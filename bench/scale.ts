@@ -270,17 +270,26 @@ async function cheapRead(s: Served): Promise<number> {
 }
 
 /** The cheap read every PROBE_MS until `until` resolves; answers its latencies. */
-async function probe(s: Served, until: Promise<unknown>): Promise<number[]> {
+async function probe(s: Served, until: Promise<unknown>, slow?: SlowRead[]): Promise<number[]> {
   let done = false;
   void until.then(() => (done = true));
   const times: number[] = [];
   while (!done) {
+    const startedS = (performance.now() - s.spawnedAt) / 1000;
     const ms = await cheapRead(s);
     times.push(ms);
+    if (ms > SLOW_READ_MS) slow?.push({ atS: startedS, ms });
     await sleep(Math.max(0, PROBE_MS - ms));
   }
   return times;
 }
+
+/** A cheap read past the bound a read may take (250 ms), and when it started: to line it up with the server's log. */
+interface SlowRead {
+  atS: number;
+  ms: number;
+}
+const SLOW_READ_MS = 250;
 
 /** Calls one action over REST; answers its time. */
 async function action(s: Served, name: string, input: unknown): Promise<number> {
@@ -356,6 +365,7 @@ interface TreeResult {
   freeBytes: number;
   cheapDuring: Spread;
   cheapAfter: Spread;
+  slowReads: SlowRead[];
   idle: Record<string, Spread>;
   bytesByObject: Array<{ name: string; mb: number }>;
 }
@@ -371,16 +381,17 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
   const dbPath = join(dbDir, "pks.db");
   const s = await serve(flags.pks, tree, dbPath);
   try {
-    const during = await probe(s, s.synced);
+    const slowReads: SlowRead[] = [];
+    const during = await probe(s, s.synced, slowReads);
     const ingestMs = performance.now() - s.spawnedAt;
     const summary = await s.synced;
-    const after = await probe(s, sleep(flags.afterS * 1000));
+    const after = await probe(s, sleep(flags.afterS * 1000), slowReads);
     const idle = await idleQueries(s, flags.rounds);
     const peakRssMb = procMemory(s.child.pid!, "VmHWM") / 1048576;
     const walBytes = fileBytes(`${dbPath}-wal`);
     const dbBytes = fileBytes(dbPath) + walBytes;
     await stop(s);
-    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, summary, peakRssMb, dbBytes, walBytes, freeBytes: freeBytes(dbPath), cheapDuring: spread(during, true), cheapAfter: spread(after, true), idle, bytesByObject: bytesByObject(dbPath) };
+    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, summary, peakRssMb, dbBytes, walBytes, freeBytes: freeBytes(dbPath), cheapDuring: spread(during, true), cheapAfter: spread(after, true), slowReads, idle, bytesByObject: bytesByObject(dbPath) };
     return result;
   } finally {
     if (s.child.exitCode === null) s.child.kill("SIGKILL");
@@ -410,6 +421,7 @@ function report(r: TreeResult, base: TreeResult | undefined): string {
     `  cost per line ${perLineUs.toFixed(1)} µs${basePerLine ? ` = ${(perLineUs / basePerLine).toFixed(2)}× the ${base!.size} tree's` : ""}`,
     `  peak RSS ${f0(r.peakRssMb)} MB; database ${(r.dbBytes / 1048576).toFixed(1)} MB = ${(r.dbBytes / r.measured.textBytes).toFixed(2)}× text (of it WAL ${(r.walBytes / 1048576).toFixed(1)} MB, free pages ${(r.freeBytes / 1048576).toFixed(1)} MB)`,
     `  cheap read during ingest ${q(r.cheapDuring)}; ${"after"} ${q(r.cheapAfter)}`,
+    `  cheap reads over ${SLOW_READ_MS} ms: ${r.slowReads.length === 0 ? "none" : r.slowReads.map((x) => `${f0(x.ms)} ms at ${f1(x.atS)} s`).join(", ")}`,
     ...Object.entries(r.idle).map(([name, x]) => `  idle ${name} ${q(x)}`),
     `  bytes: ${r.bytesByObject.map((o) => `${o.name} ${o.mb}`).join(", ")} (MB)`,
   ].join("\n");
