@@ -30,6 +30,8 @@
  *   --after-s N     seconds the cheap read goes on after the ingest (60)
  *   --rounds N      rounds of the idle query lists (3)
  *   --runs N        ctags runs per tree, median kept (3)
+ *   --keep-db       leave each tree's database in <work>/db/<size> (to
+ *                   measure it further, or to upgrade with a newer build)
  *   --no-build      run dist/ as it is (default: `npm run build` first)
  *   --pks DIR       the pks checkout whose dist/ is served (default: this
  *                   one), e.g. an older commit's worktree with its own build,
@@ -100,6 +102,7 @@ interface Flags {
   rounds: number;
   runs: number;
   build: boolean;
+  keepDb: boolean;
   pks: string;
 }
 
@@ -127,6 +130,7 @@ function parseFlags(argv: string[]): Flags {
     rounds: Number(value("--rounds") ?? 3),
     runs: Number(value("--runs") ?? 3),
     build: !argv.includes("--no-build"),
+    keepDb: argv.includes("--keep-db"),
     pks: value("--pks") ?? REPO,
   };
 }
@@ -396,7 +400,7 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
   } finally {
     if (s.child.exitCode === null) s.child.kill("SIGKILL");
     rmSync(tree, { recursive: true, force: true });
-    rmSync(dbDir, { recursive: true, force: true });
+    if (!flags.keepDb) rmSync(dbDir, { recursive: true, force: true });
   }
 }
 
