@@ -1,4 +1,6 @@
 import type { Queryable } from "../db.js";
+import { fillTextAtLines } from "../graph/faction-text.js";
+import type { SlicedTextRow } from "../graph/faction-text.js";
 
 /** A live faction of a document, table or config file, as typing reads it. */
 export interface MaterialFaction {
@@ -24,8 +26,8 @@ export interface MaterialCell {
 /** Faction types a type can be read from (code units have their own structure). */
 const TYPED_FACTIONS = ["heading", "list", "text", "config", "table", "row"];
 
-/** Rows of one typed-faction read of the material. */
-interface FactionRow {
+/** Rows of one typed-faction read of the material (a text stored at its lines is filled from the chunk). */
+interface FactionRow extends SlicedTextRow {
   faction_id: string;
   file_id: string;
   path: string;
@@ -33,7 +35,6 @@ interface FactionRow {
   faction_type: string;
   inferred_type: string;
   heading_path: string;
-  text: string;
 }
 
 /** Rows of one cell read of the material. */
@@ -68,7 +69,8 @@ export async function readTypingMaterial(
     const args = [projectId, ...TYPED_FACTIONS, ...(list ?? [])];
     factions.push(
       ...(await q.all<FactionRow>(
-        `SELECT f.faction_id, f.file_id, fl.path, f.ordinal, f.faction_type, f.inferred_type, f.heading_path, f.text
+        `SELECT f.faction_id, f.file_id, fl.path, f.ordinal, f.faction_type, f.inferred_type, f.heading_path, f.text,
+           f.text_at_lines, f.line_start, f.line_end, fl.project_id, fl.read_chunk_id
          FROM factions f JOIN files fl ON fl.file_id = f.file_id
          WHERE fl.project_id = ? AND f.retired_at IS NULL AND fl.status = 'ready' AND f.faction_type IN (${kinds})${only}
          ORDER BY f.file_id, f.ordinal`,
@@ -85,6 +87,7 @@ export async function readTypingMaterial(
       )),
     );
   }
+  await fillTextAtLines(q, factions);
   return {
     factions: factions.map((f) => ({
       factionId: f.faction_id,
@@ -94,7 +97,7 @@ export async function readTypingMaterial(
       factionType: f.faction_type,
       inferredType: f.inferred_type,
       headingPath: JSON.parse(f.heading_path) as string[],
-      text: f.text,
+      text: f.text ?? "",
     })),
     cells: cells.map((c) => ({ cellId: c.cell_id, factionId: c.faction_id, parentCellId: c.parent_cell_id, ordinal: Number(c.ordinal), text: c.text })),
   };
