@@ -181,10 +181,10 @@ async function applyToCategory(
   const typeName = shapes[0]!.name;
   for (const member of membersOf(shapes)) {
     const title = member.title.trim() || typeName;
-    const [entityId] = await upsertNamedEntities(tx, projectId, [{ name: title, normName: normalizeName(title), normNames: [], kind: "record" }], now);
+    const [entityId] = await upsertNamedEntities(tx, projectId, [{ name: title, normName: normalizeName(title), normNames: [], kind: "record" }]);
     for (const instance of member.instances) {
       const cells = instance.factionIds.flatMap((id) => cellsOf.get(id) ?? []);
-      await fileMember(tx, categoryId, { entityId: entityId!, factionIds: instance.factionIds, cellIds: cells.map((c) => c.cellId), anchorCellId: cells[0]?.cellId }, now);
+      await fileMember(tx, categoryId, { entityId: entityId!, factionIds: instance.factionIds, cellIds: cells.map((c) => c.cellId), anchorCellId: cells[0]?.cellId });
       summary.filed++;
     }
     const whole = mergedInstance(member.instances);

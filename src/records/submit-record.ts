@@ -164,7 +164,7 @@ async function deriveRecord(
   await insertCells(tx, [{ cellId, projectId, fileId, factionId, parentCellId: null, ordinal: 0, text }], now);
   const name = recordEntityName(schema.name, schema.fields, data, recordId);
   const sourceKey = `record:${recordId}`;
-  const ids = await upsertSourcedEntities(tx, projectId, [{ kind: "record", sourceKey, name, normName: normalizeName(name) }], now);
+  const ids = await upsertSourcedEntities(tx, projectId, [{ kind: "record", sourceKey, name, normName: normalizeName(name) }]);
   const entityId = ids.get(sourcedKey("record", sourceKey))!;
   await linkCellEntities(tx, [{ cellId, entityId }]);
   await indexRecordCell(tx, cellId);

@@ -25,10 +25,10 @@ Payments settle nightly. Refunds take five days.
 /** Links cells to a new entity the way entity extraction will (until it lands). */
 async function linkEntity(w: TestWorld, projectId: string, name: string, kind: string, cellIds: string[], typeEntityId: string | null = null) {
   const entityId = newId("ent");
-  const now = new Date().toISOString();
   await w.app.deps.db.execute(
-    "INSERT INTO entities (entity_id, project_id, name, norm_name, kind, type_entity_id, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-    [entityId, projectId, name, name.toLowerCase(), kind, typeEntityId, now, now],
+    `INSERT INTO entity_rows (entity_id, project_rowid, name, norm_name, kind, type_entity_id)
+     VALUES (?, (SELECT rowid FROM projects WHERE project_id = ?), ?, ?, ?, ?)`,
+    [entityId, projectId, name, name.toLowerCase(), kind, typeEntityId],
   );
   for (const c of cellIds) await w.app.deps.db.execute(
       "INSERT INTO cell_entities (cell_rowid, entity_rowid) SELECT c.rowid, e.rowid FROM cells c, entities e WHERE c.cell_id = ? AND e.entity_id = ?",

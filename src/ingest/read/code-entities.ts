@@ -35,13 +35,12 @@ export async function upsertCodeEntities(
   q: Queryable,
   file: { projectId: string; fileId: string; path: string },
   units: readonly DeclaredUnit[],
-  now: string,
 ): Promise<CodeEntityIds> {
   const folder = posix.dirname(file.path);
   const wanted = [entity("file", file.fileId, file.path)];
   if (folder !== ".") wanted.push(entity("module", folder, folder));
   for (const { declaration } of units) wanted.push(entity("symbol", declaration.symbolId, declaration.qualifiedName));
-  const ids = await upsertSourcedEntities(q, file.projectId, wanted, now);
+  const ids = await upsertSourcedEntities(q, file.projectId, wanted);
   const symbols = new Map(units.map((u) => [u.declaration.symbolId, ids.get(sourcedKey("symbol", u.declaration.symbolId))!]));
   return {
     file: ids.get(sourcedKey("file", file.fileId))!,

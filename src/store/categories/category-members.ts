@@ -19,7 +19,7 @@ export async function readCategories(q: Queryable, projectId: string): Promise<C
 
 /** The type entity named `name` (its normalised form `normName`), created when missing. */
 export async function ensureCategory(q: Queryable, projectId: string, name: string, normName: string, now: string): Promise<string> {
-  const ids = await upsertSourcedEntities(q, projectId, [{ kind: "category", sourceKey: `category:${normName}`, name, normName }], now);
+  const ids = await upsertSourcedEntities(q, projectId, [{ kind: "category", sourceKey: `category:${normName}`, name, normName }]);
   return ids.get(sourcedKey("category", `category:${normName}`))!;
 }
 
@@ -38,10 +38,9 @@ export interface MemberFiling {
  * factions answer to the type, and its cells back the member (and its anchor
  * cell the type). Idempotent: filing again changes nothing.
  */
-export async function fileMember(q: Queryable, categoryEntityId: string, m: MemberFiling, now: string): Promise<void> {
-  await q.execute("UPDATE entities SET type_entity_id = ?, updated_at = ? WHERE entity_id = ? AND (type_entity_id IS NULL OR type_entity_id != ?)", [
+export async function fileMember(q: Queryable, categoryEntityId: string, m: MemberFiling): Promise<void> {
+  await q.execute("UPDATE entity_rows SET type_entity_id = ? WHERE entity_id = ? AND (type_entity_id IS NULL OR type_entity_id != ?)", [
     categoryEntityId,
-    now,
     m.entityId,
     categoryEntityId,
   ]);

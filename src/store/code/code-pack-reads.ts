@@ -24,7 +24,7 @@ export async function filesByKeysWithCounts(q: Queryable, projectIds: readonly s
     const slice = keys.slice(i, i + BATCH);
     const rows = await q.all<{ key: string; file_id: string; path: string; n: number }>(
       `SELECT k.key, f.file_id, f.path,
-         (SELECT count(*) FROM symbols s WHERE s.file_id = f.file_id AND s.retired_at IS NULL) AS n
+         (SELECT count(*) FROM symbol_rows s WHERE s.file_rowid = f.rowid AND s.retired_at IS NULL) AS n
        FROM file_module_keys k JOIN files f ON f.rowid = k.file_rowid
        WHERE k.project_rowid IN ${projectRowids(projectIds.length)} AND k.key IN (${placeholders(slice.length)}) AND f.status <> 'retired'`,
       [...projectIds, ...slice],
@@ -105,7 +105,7 @@ export async function importAndDeclarationCounts(
     const rows = await q.all<{ file_id: string; path: string; imports: number; declarations: number }>(
       `SELECT f.file_id, f.path,
          (SELECT count(DISTINCT i.specifier) FROM file_imports i WHERE i.file_rowid = f.rowid) AS imports,
-         (SELECT count(*) FROM symbols s WHERE s.file_id = f.file_id AND s.retired_at IS NULL) AS declarations
+         (SELECT count(*) FROM symbol_rows s WHERE s.file_rowid = f.rowid AND s.retired_at IS NULL) AS declarations
        FROM files f WHERE f.file_id IN (${placeholders(slice.length)}) AND f.status <> 'retired'`,
       slice,
     );

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { projectRowids } from "./code-references.js";
 
 /** A live declaration as a context pack shows it. */
 export interface DeclarationBrief {
@@ -135,8 +136,8 @@ export async function declarationCountsByName(q: Queryable, projectIds: readonly
   for (let i = 0; i < names.length; i += BATCH) {
     const slice = names.slice(i, i + BATCH);
     const rows = await q.all<{ name: string; n: number }>(
-      `SELECT name, count(*) AS n FROM symbols
-       WHERE project_id IN (${placeholders(projectIds.length)}) AND name IN (${placeholders(slice.length)}) AND retired_at IS NULL GROUP BY name`,
+      `SELECT name, count(*) AS n FROM symbol_rows
+       WHERE project_rowid IN ${projectRowids(projectIds.length)} AND name IN (${placeholders(slice.length)}) AND retired_at IS NULL GROUP BY name`,
       [...projectIds, ...slice],
     );
     for (const r of rows) counts.set(r.name, Number(r.n));

@@ -1,6 +1,7 @@
 import type { InValue } from "@libsql/client";
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { rowidIn, rowidsOf } from "../graph/row-keys.js";
 
 /** A declared symbol as stored. */
 export interface SymbolRecord {
@@ -29,11 +30,12 @@ export interface SymbolCandidate {
   depth: number;
 }
 
+/** The columns of `symbol_rows` a write sets: the project, file, faction, cell and entity by rowid (`0035-symbol-rowids.sql`). */
 const COLUMNS = [
-  "project_id", "symbol_id", "file_id", "language", "name", "qualified_name", "depth", "kind", "line_start",
-  "line_end", "signature", "doc", "faction_id", "cell_id", "entity_id",
+  "project_rowid", "symbol_id", "file_rowid", "language", "name", "qualified_name", "depth", "kind", "line_start",
+  "line_end", "signature", "doc", "faction_rowid", "cell_rowid", "entity_rowid",
 ] as const;
-const UPDATED = COLUMNS.filter((c) => c !== "project_id" && c !== "symbol_id");
+const UPDATED = COLUMNS.filter((c) => c !== "project_rowid" && c !== "symbol_id");
 const ROWS_PER_STATEMENT = 100;
 const BATCH = 500;
 
@@ -42,20 +44,40 @@ const BATCH = 500;
  * is updated in place and made live again, so an id never changes hands.
  */
 export async function upsertSymbols(q: Queryable, projectId: string, symbols: readonly SymbolRecord[]): Promise<void> {
+  if (symbols.length === 0) return;
   const one = `(${COLUMNS.map(() => "?").join(", ")})`;
   const set = [...UPDATED.map((c) => `${c} = excluded.${c}`), "retired_at = NULL"].join(", ");
+  const rowid = await symbolKeys(q, projectId, symbols);
   for (let i = 0; i < symbols.length; i += ROWS_PER_STATEMENT) {
     const slice = symbols.slice(i, i + ROWS_PER_STATEMENT);
     const args: InValue[] = slice.flatMap((s) => [
-      projectId, s.symbolId, s.fileId, s.language, s.name, s.qualifiedName, s.depth, s.kind, s.lineStart,
-      s.lineEnd, s.signature, s.doc, s.factionId, s.cellId, s.entityId,
+      rowid.project, s.symbolId, rowid.file(s.fileId), s.language, s.name, s.qualifiedName, s.depth, s.kind, s.lineStart,
+      s.lineEnd, s.signature, s.doc, rowid.faction(s.factionId), rowid.cell(s.cellId), rowid.entity(s.entityId),
     ]);
     await q.execute(
-      `INSERT INTO symbols (${COLUMNS.join(", ")}) VALUES ${slice.map(() => one).join(", ")}
-       ON CONFLICT (project_id, symbol_id) DO UPDATE SET ${set}`,
+      `INSERT INTO symbol_rows (${COLUMNS.join(", ")}) VALUES ${slice.map(() => one).join(", ")}
+       ON CONFLICT (project_rowid, symbol_id) DO UPDATE SET ${set}`,
       args,
     );
   }
+}
+
+/** The rowids of the project, files, factions, cells and entities these symbols name: one key search per 500 ids of each. */
+async function symbolKeys(q: Queryable, projectId: string, symbols: readonly SymbolRecord[]) {
+  const ids = (pick: (s: SymbolRecord) => string | null) => symbols.flatMap((s) => pick(s) ?? []);
+  const projects = await rowidsOf(q, "projects", [projectId]);
+  const files = await rowidsOf(q, "files", ids((s) => s.fileId));
+  const factions = await rowidsOf(q, "faction_rows", ids((s) => s.factionId));
+  const cells = await rowidsOf(q, "cell_rows", ids((s) => s.cellId));
+  const entities = await rowidsOf(q, "entity_rows", ids((s) => s.entityId));
+  const of = (map: ReadonlyMap<string, number>, what: string) => (id: string | null) => (id === null ? null : rowidIn(map, id, what));
+  return {
+    project: rowidIn(projects, projectId, "project"),
+    file: (id: string) => rowidIn(files, id, "file"),
+    faction: of(factions, "faction"),
+    cell: of(cells, "cell"),
+    entity: of(entities, "entity"),
+  };
 }
 
 /** Every symbol a file ever declared (live or retired): id → entity id. */
@@ -75,7 +97,7 @@ export async function retireSymbols(q: Queryable, projectId: string, symbolIds: 
   for (let i = 0; i < symbolIds.length; i += BATCH) {
     const slice = symbolIds.slice(i, i + BATCH);
     await q.execute(
-      `UPDATE symbols SET retired_at = ? WHERE project_id = ? AND symbol_id IN (${placeholders(slice.length)})`,
+      `UPDATE symbol_rows SET retired_at = ? WHERE project_rowid = (SELECT rowid FROM projects WHERE project_id = ?) AND symbol_id IN (${placeholders(slice.length)})`,
       [now, projectId, ...slice],
     );
   }
@@ -83,7 +105,10 @@ export async function retireSymbols(q: Queryable, projectId: string, symbolIds: 
 
 /** Retires every live symbol of a file. */
 export async function retireSymbolsOfFile(q: Queryable, fileId: string, now: string): Promise<void> {
-  await q.execute("UPDATE symbols SET retired_at = ? WHERE file_id = ? AND retired_at IS NULL", [now, fileId]);
+  await q.execute("UPDATE symbol_rows SET retired_at = ? WHERE file_rowid = (SELECT rowid FROM files WHERE file_id = ?) AND retired_at IS NULL", [
+    now,
+    fileId,
+  ]);
 }
 
 /** Live symbols of these projects declared under any of these names. */

@@ -2,6 +2,7 @@ import { newId } from "../../ids.js";
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
 import { pairRowids } from "./cell-entity-keys.js";
+import { rowidIn, rowidsOf } from "./row-keys.js";
 
 /** Entity kinds (DECISIONS.md vocabulary). */
 export type EntityKind =
@@ -53,7 +54,6 @@ export async function upsertSourcedEntities(
   q: Queryable,
   projectId: string,
   entities: readonly SourcedEntity[],
-  now: string,
 ): Promise<Map<string, string>> {
   const ids = new Map<string, string>();
   const kinds = [...new Set(entities.map((e) => e.kind))];
@@ -67,15 +67,17 @@ export async function upsertSourcedEntities(
       if (ids.has(key)) continue;
       if (!old) fresh.push(e);
       else if (old.name !== e.name) {
-        await q.execute("UPDATE entities SET name = ?, norm_name = ?, updated_at = ? WHERE entity_id = ?", [e.name, e.normName, now, old.entityId]);
+        await q.execute("UPDATE entity_rows SET name = ?, norm_name = ? WHERE entity_id = ?", [e.name, e.normName, old.entityId]);
       }
       ids.set(key, old?.entityId ?? newId("ent"));
     }
+    if (fresh.length === 0) continue;
+    const projectRowid = rowidIn(await rowidsOf(q, "projects", [projectId]), projectId, "project");
     await insertRows(
       q,
-      "entities",
-      ["entity_id", "project_id", "name", "norm_name", "kind", "source_key", "created_at", "updated_at"],
-      fresh.map((e) => [ids.get(sourcedKey(kind, e.sourceKey))!, projectId, e.name, e.normName, kind, e.sourceKey, now, now]),
+      "entity_rows",
+      ["entity_id", "project_rowid", "name", "norm_name", "kind", "source_key"],
+      fresh.map((e) => [ids.get(sourcedKey(kind, e.sourceKey))!, projectRowid, e.name, e.normName, kind, e.sourceKey]),
     );
   }
   return ids;

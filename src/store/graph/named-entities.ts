@@ -2,6 +2,7 @@ import { newId } from "../../ids.js";
 import type { Queryable } from "../db.js";
 import type { EntityKind } from "./entities.js";
 import { placeholders } from "../insert-rows.js";
+import { rowidIn, rowidsOf } from "./row-keys.js";
 
 /** An entity named in documents, with every normalized spelling that names it. */
 export interface NamedEntity {
@@ -30,7 +31,7 @@ const LOOKUP_BATCH = 400;
  * of each edit's transaction). Among several known spellings the entity of
  * the smallest is taken, as the single `IN … LIMIT 1` lookup did.
  */
-export async function upsertNamedEntities(q: Queryable, projectId: string, entities: readonly NamedEntity[], now: string): Promise<string[]> {
+export async function upsertNamedEntities(q: Queryable, projectId: string, entities: readonly NamedEntity[]): Promise<string[]> {
   if (entities.length === 0) return [];
   const normsOf = entities.map((e) => [...new Set([e.normName, ...e.normNames])].filter(Boolean));
   const aliases = await knownAliases(q, projectId, [...new Set(normsOf.flat())]);
@@ -59,12 +60,13 @@ export async function upsertNamedEntities(q: Queryable, projectId: string, entit
     }
     return entityId;
   });
-  for (let i = 0; i < fresh.length; i += LOOKUP_BATCH / 8) {
-    const slice = fresh.slice(i, i + LOOKUP_BATCH / 8);
+  const projectRowid = fresh.length === 0 ? 0 : rowidIn(await rowidsOf(q, "projects", [projectId]), projectId, "project");
+  for (let i = 0; i < fresh.length; i += LOOKUP_BATCH / 6) {
+    const slice = fresh.slice(i, i + LOOKUP_BATCH / 6);
     await q.execute(
-      `INSERT INTO entities (entity_id, project_id, name, norm_name, kind, source_key, created_at, updated_at)
-       VALUES ${slice.map(() => "(?, ?, ?, ?, ?, ?, ?, ?)").join(", ")}`,
-      slice.flatMap(({ entityId, entity: e }) => [entityId, projectId, e.name, e.normName, e.kind, `${NAME_KEY}${e.normName}`, now, now]),
+      `INSERT INTO entity_rows (entity_id, project_rowid, name, norm_name, kind, source_key)
+       VALUES ${slice.map(() => "(?, ?, ?, ?, ?, ?)").join(", ")}`,
+      slice.flatMap(({ entityId, entity: e }) => [entityId, projectRowid, e.name, e.normName, e.kind, `${NAME_KEY}${e.normName}`]),
     );
   }
   for (let i = 0; i < newAliases.length; i += LOOKUP_BATCH / 3) {

@@ -3,13 +3,21 @@ import { placeholders } from "../insert-rows.js";
 
 /**
  * Factions and cells name their project, file, faction and parent by rowid
- * (`0032-faction-cell-rowids.sql`); the writes are handed public ids. These
+ * (`0032-faction-cell-rowids.sql`), entities their project
+ * (`0034-entity-rowids.sql`), symbols all five
+ * (`0035-symbol-rowids.sql`); the writes are handed public ids. These
  * turn a batch of ids into rowids with one key search per 500 ids, where a
  * subquery per row and column would search once for every value.
  */
 
-/** The tables whose public ids the factions and cells rows key by rowid, with their id column. */
-const ID_COLUMNS = { projects: "project_id", files: "file_id", faction_rows: "faction_id", cell_rows: "cell_id" } as const;
+/** The tables whose public ids other rows key by rowid, with their id column. */
+const ID_COLUMNS = {
+  projects: "project_id",
+  files: "file_id",
+  faction_rows: "faction_id",
+  cell_rows: "cell_id",
+  entity_rows: "entity_id",
+} as const;
 
 export type KeyedTable = keyof typeof ID_COLUMNS;
 

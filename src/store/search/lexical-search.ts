@@ -148,10 +148,10 @@ export async function declaredFilePostings(
   const rows = await q.all<{ i: number; df: number; held: string | null }>(
     `WITH t AS (SELECT key AS i, value AS m FROM json_each(?)),
      hits AS MATERIALIZED (SELECT t.i AS i, symbols_fts.rowid AS r FROM t, symbols_fts WHERE symbols_fts MATCH t.m)
-     SELECT hits.i AS i, count(DISTINCT s.file_id) AS df,
-            group_concat(DISTINCT CASE WHEN s.file_id IN (SELECT value FROM json_each(?)) THEN s.file_id END) AS held
-     FROM hits CROSS JOIN symbols s ON s.rowid = hits.r
-     WHERE s.retired_at IS NULL AND s.project_id IN (${placeholders(projectIds.length)})
+     SELECT hits.i AS i, count(DISTINCT fi.file_id) AS df,
+            group_concat(DISTINCT CASE WHEN fi.file_id IN (SELECT value FROM json_each(?)) THEN fi.file_id END) AS held
+     FROM hits CROSS JOIN symbol_rows s ON s.rowid = hits.r JOIN files fi ON fi.rowid = s.file_rowid
+     WHERE s.retired_at IS NULL AND s.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${placeholders(projectIds.length)}))
      GROUP BY hits.i`,
     [JSON.stringify(matches), JSON.stringify(fileIds), ...projectIds],
   );

@@ -42,7 +42,7 @@ describe("cell-entity links without rowids", () => {
       )).map((r) => [r.cell_id, r.entity_id]);
     expect(await pairs()).toEqual(links);
     expect(await db.get<{ n: number }>("SELECT count(*) AS n FROM pragma_table_list WHERE name = 'cell_entities' AND wr = 1")).toEqual({ n: 1 });
-    await db.execute("DELETE FROM entities WHERE entity_id = 'ent_z'");
+    await db.execute("DELETE FROM entity_rows WHERE entity_id = 'ent_z'");
     await db.execute("DELETE FROM cell_rows WHERE cell_id = 'cel_2'");
     expect(await pairs()).toEqual([["cel_1", "ent_f"], ["cel_1", "ent_h"]]);
     // Document-name links go; the file's own link stays.

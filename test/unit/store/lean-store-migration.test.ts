@@ -5,7 +5,8 @@ import { loadMigrations, migrate } from "../../../src/store/migrate.js";
 import { projectStats } from "../../../src/store/files/project-stats.js";
 import { readFactions } from "../../../src/store/graph/faction-reads.js";
 import { entityLinks } from "../../../src/store/graph/cell-reads.js";
-import { linkCellEntities } from "../../../src/store/graph/entities.js";
+import { linkCellEntities, sourcedKey, upsertSourcedEntities } from "../../../src/store/graph/entities.js";
+import { liveSymbolIdsOfFile, retireSymbolsOfFile, upsertSymbols } from "../../../src/store/code/symbols.js";
 import { unlinkPairs } from "../../../src/store/graph/mention-links.js";
 import { countReferencesWithPrefix, referencesNamed } from "../../../src/store/code/code-references.js";
 import { updateFileReferences } from "../../../src/store/code/reference-changes.js";
@@ -92,7 +93,7 @@ describe("0030: cell-entity links by rowid", () => {
     await linkCellEntities(db, [{ cellId: "cel_2", entityId: "ent_b" }, { cellId: "cel_2", entityId: "ent_a" }, { cellId: "cel_x", entityId: "ent_a" }]);
     await unlinkPairs(db, [{ cellId: "cel_1", entityId: "ent_b" }]);
     expect(await entityLinks(db, ["cel_1", "cel_2"])).toEqual(new Map([["cel_1", ["ent_a"]], ["cel_2", ["ent_a", "ent_b"]]]));
-    await db.execute("DELETE FROM entities WHERE entity_id = 'ent_b'");
+    await db.execute("DELETE FROM entity_rows WHERE entity_id = 'ent_b'");
     await db.execute("DELETE FROM cell_rows WHERE cell_id = 'cel_3'");
     expect(await db.all("SELECT cell_rowid, entity_rowid FROM cell_entities ORDER BY 1, 2")).toHaveLength(2);
     expect(await projectStats(db, "prj_1")).toMatchObject({ cells: 2, entities: 1 });
@@ -200,6 +201,51 @@ describe("0033: imports and path keys keyed by rowid", () => {
     await db.execute("DELETE FROM files WHERE file_id = 'fil_2'");
     expect(await db.get("SELECT count(*) AS n FROM file_module_keys")).toEqual({ n: 0 });
     expect(await importEdges(db, ["prj_1"])).toEqual([]);
+    db.close();
+  });
+});
+
+describe("0034, 0035: entities and symbols keyed by rowid", () => {
+  const ENTITIES = "SELECT rowid, entity_id, project_id, name, norm_name, kind, type_entity_id, source_key FROM entities ORDER BY rowid";
+  const SYMBOLS = "SELECT rowid, project_id, symbol_id, file_id, name, faction_id, cell_id, entity_id, retired_at FROM symbols ORDER BY rowid";
+
+  it("keeps every row, its rowid and the references to it; writes by id; a deleted file or project takes its rows along", async () => {
+    const db = await oldShaped();
+    await db.execute(
+      `INSERT INTO entities (entity_id, project_id, name, norm_name, kind, source_key, created_at, updated_at)
+       VALUES ('ent_c', 'prj_1', 'Invoice', 'invoice', 'category', 'category:invoice', ?, ?), ('ent_s', 'prj_1', 'hono', 'hono', 'symbol', 'sym_1', ?, ?)`,
+      [NOW, NOW, NOW, NOW],
+    );
+    await db.execute("UPDATE entities SET type_entity_id = 'ent_c' WHERE entity_id = 'ent_s'");
+    await db.execute("INSERT INTO entity_aliases (project_id, norm_name, entity_id) VALUES ('prj_1', 'hono', 'ent_s')");
+    await db.execute("UPDATE symbols SET faction_id = 'fac_1', cell_id = 'cel_1', entity_id = 'ent_s'");
+    const entities = await db.all(ENTITIES);
+    const symbols = await db.all(SYMBOLS);
+    await migrate(db, loadMigrations());
+    expect(await db.all(ENTITIES)).toEqual(entities);
+    expect(await db.all(SYMBOLS)).toEqual(symbols);
+    expect(await columns(db, "entity_rows")).not.toContain("created_at");
+    expect(await columns(db, "symbol_rows")).toContain("cell_rowid");
+    expect(await db.all("PRAGMA foreign_key_check")).toEqual([]);
+
+    // Written by id: a new entity, a renamed one, a symbol upserted and retired.
+    const ids = await upsertSourcedEntities(db, "prj_1", [
+      { kind: "symbol", sourceKey: "sym_1", name: "Hono", normName: "hono" },
+      { kind: "file", sourceKey: "fil_1", name: "guide.md", normName: "guide md" },
+    ]);
+    expect(ids.get(sourcedKey("symbol", "sym_1"))).toBe("ent_s");
+    const symbol = { symbolId: "sym_1", fileId: "fil_1", language: "typescript", name: "hono", qualifiedName: "hono", depth: 0, kind: "function",
+      lineStart: 1, lineEnd: 3, signature: "function hono()", doc: null, factionId: "fac_1", cellId: null, entityId: ids.get(sourcedKey("file", "fil_1"))! };
+    await upsertSymbols(db, "prj_1", [symbol]);
+    expect(await db.get("SELECT name, line_end, cell_id, entity_id FROM symbols")).toEqual({ name: "hono", line_end: 3, cell_id: null, entity_id: symbol.entityId });
+    expect(await db.get("SELECT name FROM entities WHERE entity_id = 'ent_s'")).toEqual({ name: "Hono" });
+    await retireSymbolsOfFile(db, "fil_1", NOW);
+    expect(await liveSymbolIdsOfFile(db, "fil_1")).toEqual([]);
+
+    await db.execute("DELETE FROM files WHERE file_id = 'fil_1'");
+    expect(await db.get("SELECT count(*) AS n FROM symbol_rows")).toEqual({ n: 0 });
+    await db.execute("DELETE FROM projects WHERE project_id = 'prj_1'");
+    for (const table of ["entity_rows", "entity_aliases"]) expect(await db.get(`SELECT count(*) AS n FROM ${table}`)).toEqual({ n: 0 });
     db.close();
   });
 });

@@ -84,7 +84,7 @@ export const codeFactsDeriver: Deriver = {
     if (!row) return;
     const file = { projectId: target.projectId, fileId: target.fileId, path: row.path };
     const units = declaredUnits(output, ids);
-    const entities = await upsertCodeEntities(tx, file, units, now);
+    const entities = await upsertCodeEntities(tx, file, units);
     await writeSymbols(tx, file, facts.language, units, entities, now);
     await indexFileSymbols(tx, file.fileId);
     await linkDeclarationCells(tx, units, entities);

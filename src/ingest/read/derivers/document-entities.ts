@@ -31,7 +31,7 @@ export const documentEntitiesDeriver: Deriver<DocumentEntities> = {
     if (output.code) return;
     const resolved = spotted ?? spotDocument(output);
     const named = resolved.filter((e) => e.kind !== "symbol");
-    const entityIds = await upsertNamedEntities(tx, file.projectId, named, now);
+    const entityIds = await upsertNamedEntities(tx, file.projectId, named);
     const namedLinks = named.flatMap((e, i) => e.cells.map((j) => ({ cellId: ids.cellIds[j]!, entityId: entityIds[i]! })));
 
     const mentions = resolved
