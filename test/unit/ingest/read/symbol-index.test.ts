@@ -4,6 +4,7 @@ import { openDatabase } from "../../../../src/store/db.js";
 import type { Db } from "../../../../src/store/db.js";
 import { loadMigrations, migrate } from "../../../../src/store/migrate.js";
 import { searchSymbols } from "../../../../src/store/search/symbol-search.js";
+import { retireSymbols, upsertSymbols } from "../../../../src/store/code/symbols.js";
 import { SEED_TIME, seedProjectFile } from "../../../support/old-store-seed.js";
 
 const NOW = SEED_TIME;
@@ -14,6 +15,13 @@ async function seedFile(db: Db): Promise<void> {
 }
 
 async function addSymbol(db: Db, id: string, name: string, signature: string, retired: string | null = null): Promise<void> {
+  // Since 0035 symbols are rows keyed by rowid, written by the store's own writer.
+  if ((await db.get("SELECT 1 FROM sqlite_master WHERE name = 'symbol_rows'")) !== undefined) {
+    await upsertSymbols(db, "prj_1", [{ symbolId: id, fileId: "fil_1", language: "typescript", name, qualifiedName: name, depth: 0, kind: "function",
+      lineStart: 1, lineEnd: 3, signature, doc: null, factionId: null, cellId: null, entityId: null }]);
+    if (retired !== null) await retireSymbols(db, "prj_1", [id], retired);
+    return;
+  }
   // Symbols stored before 0029 carry two timestamps.
   const stamped = (await db.get("SELECT 1 FROM pragma_table_info('symbols') WHERE name = 'created_at'")) !== undefined;
   await db.execute(
@@ -52,8 +60,8 @@ describe("declaration search index", () => {
     expect(await found(db, '"options"')).toEqual(["sym_a"]);
     expect(await found(db, '"parseoptions"')).toEqual(["sym_a"]);
     expect(await found(db, '"src" AND "config"')).toEqual(["sym_a"]);
-    await db.execute("UPDATE symbols SET retired_at = ? WHERE symbol_id = 'sym_a'", [NOW]);
-    await db.execute("UPDATE symbols SET retired_at = NULL WHERE symbol_id = 'sym_b'");
+    await db.execute("UPDATE symbol_rows SET retired_at = ? WHERE symbol_id = 'sym_a'", [NOW]);
+    await db.execute("UPDATE symbol_rows SET retired_at = NULL WHERE symbol_id = 'sym_b'");
     await indexFileSymbols(db, "fil_1");
     expect(await found(db, '"options"')).toEqual(["sym_b"]);
     db.close();
