@@ -2,8 +2,8 @@
  * Cells (claims) of one Markdown block: a sentence of prose, a list item, a
  * table row, the head of a code block.
  */
-import type { Code, ListItem, Nodes, Table } from "mdast";
-import { htmlText, inlineText } from "./markdown-inline.js";
+import { blockText, htmlText, inlineText } from "./markdown-inline.js";
+import type { MarkdownBlock } from "./markdown-tree.js";
 import { capCellText, collapseWhitespace, splitSentences } from "../common/sentences.js";
 
 /**
@@ -16,13 +16,10 @@ export const CODE_CELL_MAX_LINES = 5;
 /** Cap on a code cell's length, well under the prose cap: code is dense. */
 export const CODE_CELL_MAX_CHARS = 500;
 
-/** Plain, whitespace-collapsed text of a node, cut to the cell cap. */
-function flatCells(node: Nodes): string[] {
-  return capCellText(collapseWhitespace(inlineText(node)));
-}
+type Block<T extends MarkdownBlock["type"]> = Extract<MarkdownBlock, { type: T }>;
 
 /** The first lines of a code block, or nothing for an empty block. */
-export function codeCells(code: Code): string[] {
+export function codeCells(code: { readonly type?: string; readonly value: string }): string[] {
   const lines = code.value.split("\n").map((line) => line.trimEnd());
   const first = lines.findIndex((line) => line.length > 0);
   if (first < 0) return [];
@@ -40,10 +37,10 @@ export function codeCells(code: Code): string[] {
  * its state as `[x]` / `[ ]`, which questions about open work need); nested
  * lists and other blocks follow as their own cells.
  */
-function listItemCells(item: ListItem, depth: number): string[] {
+function listItemCells(item: Block<"listItem">, depth: number): string[] {
   const own = item.children.filter((c) => c.type === "paragraph" || c.type === "heading");
   const rest = item.children.filter((c) => c.type !== "paragraph" && c.type !== "heading");
-  let text = collapseWhitespace(own.map(inlineText).join(" "));
+  let text = collapseWhitespace(own.map((c) => inlineText(c.inline)).join(" "));
   if (item.checked === true || item.checked === false) {
     text = `${item.checked ? "[x]" : "[ ]"} ${text}`.trimEnd();
   }
@@ -54,15 +51,15 @@ function listItemCells(item: ListItem, depth: number): string[] {
  * One cell per body row, "Header: value; Header: value" (empty values left
  * out). A table with no body rows yields its header names.
  */
-function tableCells(table: Table): string[] {
-  const [head, ...body] = table.children;
-  const headers = (head?.children ?? []).map((c) => collapseWhitespace(inlineText(c)));
+function tableCells(table: Block<"table">): string[] {
+  const [head, ...body] = table.rows;
+  const headers = (head ?? []).map((c) => collapseWhitespace(inlineText(c)));
   if (body.length === 0) {
     const names = headers.filter((h) => h.length > 0).join("; ");
     return capCellText(names);
   }
   return body.flatMap((row) => {
-    const pairs = row.children.flatMap((cell, i) => {
+    const pairs = row.flatMap((cell, i) => {
       const value = collapseWhitespace(inlineText(cell));
       const header = headers[i] ?? "";
       if (value.length === 0) return [];
@@ -80,13 +77,13 @@ function tableCells(table: Table): string[] {
 const MAX_NESTING = 32;
 
 /** The cells of any block node, nested blocks included, in document order. */
-export function blockCells(node: Nodes, depth = 0): string[] {
-  if (depth > MAX_NESTING) return splitSentences(inlineText(node));
+export function blockCells(node: MarkdownBlock, depth = 0): string[] {
+  if (depth > MAX_NESTING) return splitSentences(blockText(node));
   switch (node.type) {
     case "paragraph":
-      return splitSentences(inlineText(node));
+      return splitSentences(inlineText(node.inline));
     case "heading":
-      return flatCells(node);
+      return capCellText(collapseWhitespace(inlineText(node.inline)));
     case "html":
       return splitSentences(htmlText(node.value));
     case "code":
@@ -98,7 +95,6 @@ export function blockCells(node: Nodes, depth = 0): string[] {
     case "list":
     case "blockquote":
     case "footnoteDefinition":
-    case "root":
       return node.children.flatMap((child) => blockCells(child, depth + 1));
     default:
       return [];

@@ -36,7 +36,6 @@
  * another thread, or after a restart, parses the whole document once.
  */
 import { createHash } from "node:crypto";
-import type { Nodes, Root, RootContent } from "mdast";
 import { log } from "../../logger.js";
 import { DocumentBuilder } from "../common/document-builder.js";
 import type { ReadOutput } from "../reader.js";
@@ -45,6 +44,7 @@ import type { BlockStart } from "./markdown-blocks.js";
 import { itemOf, replayItems } from "./markdown-items.js";
 import type { MarkdownItem } from "./markdown-items.js";
 import { parseMarkdown } from "./markdown-parse.js";
+import type { ContainerBlock, MarkdownBlock, MarkdownTree } from "./markdown-tree.js";
 
 /** Why a re-reading parsed the whole document although an earlier reading was at hand. */
 export type FallbackReason = "unsafe-split" | "definitions-changed" | "definitions-unwritable" | "mostly-changed";
@@ -247,12 +247,12 @@ function countLines(text: string): number {
 }
 
 /** The link and footnote labels defined in `nodes` (their subtrees included), unsorted. */
-function definedIn(nodes: readonly Nodes[], links: string[], footnotes: string[]): void {
-  const stack: Nodes[] = [...nodes];
+function definedIn(nodes: readonly MarkdownBlock[], links: string[], footnotes: string[]): void {
+  const stack: MarkdownBlock[] = [...nodes];
   for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (node.type === "definition") links.push(node.identifier);
-    else if (node.type === "footnoteDefinition") footnotes.push(node.identifier);
-    if ("children" in node) for (const child of node.children as Nodes[]) stack.push(child);
+    if (node.type === "definition") links.push(node.label);
+    else if (node.type === "footnoteDefinition") footnotes.push(node.label);
+    if ("children" in node) for (const child of (node as ContainerBlock).children) stack.push(child);
   }
 }
 
@@ -314,39 +314,30 @@ function parsePart(part: Part, definitions: Definitions): Cached {
   // The whole document (a first part joined up to the end) defines its own labels.
   const after = first && part.probe !== "" && written !== "" ? `${part.probe.endsWith("\n") ? "" : "\n"}\n${written}` : "";
   const input = before + part.text + part.probe + after;
-  const tree: Root = parseMarkdown(input);
-  const textStart = before.length;
-  const probeStart = textStart + part.text.length;
+  const tree = parseMarkdown(input);
+  // Lines, 0-based: the part's first, the probe's first (the part ends with a line feed when a probe follows).
   const shift = countLines(before);
-  const own: RootContent[] = [];
-  let probeNode: RootContent | undefined;
+  const probeLine = shift + part.probeLine - part.line;
+  const own: MarkdownBlock[] = [];
+  let probeNode: MarkdownBlock | undefined;
   let afterProbe = false;
   for (const node of tree.children) {
-    // Every node the parser makes has a position; one without would belong to no part.
-    const at = node.position?.start.offset ?? -1;
-    if (at < textStart) continue;
-    if (at < probeStart) own.push(node);
-    else if (at === probeStart && part.probe !== "" && probeNode === undefined) probeNode = node;
-    else if (at < probeStart + part.probe.length) afterProbe = true;
+    if (node.start < shift) continue;
+    if (node.start < probeLine || part.probe === "") own.push(node);
+    else if (node.start === probeLine && probeNode === undefined) probeNode = node;
+    else if (node.start < probeLine + part.probeLines) afterProbe = true;
   }
   if (part.probe !== "") {
-    const headingLine = shift + part.probeLine - part.line + 1;
-    const pos = probeNode?.position;
-    const confirmed =
-      probeNode?.type === "heading" &&
-      !afterProbe &&
-      pos?.start.line === headingLine &&
-      pos.start.column === 1 &&
-      pos.end.line === headingLine + part.probeLines - 1;
+    const confirmed = probeNode?.type === "heading" && !afterProbe && probeNode.end === probeLine + part.probeLines;
     if (!confirmed) return "unconfirmed";
   }
-  return readingOf(own, input, shift, part.text.includes("]:"));
+  return readingOf(own, tree, input, shift, part.text.includes("]:"));
 }
 
-function readingOf(nodes: readonly RootContent[], input: string, lineShift: number, mayDefine: boolean): PartReading {
+function readingOf(nodes: readonly MarkdownBlock[], tree: MarkdownTree, input: string, lineShift: number, mayDefine: boolean): PartReading {
   const items: MarkdownItem[] = [];
   for (const node of nodes) {
-    const item = itemOf(node, input, lineShift);
+    const item = itemOf(node, tree, input, lineShift);
     if (item !== undefined) items.push(item);
   }
   const links: string[] = [];
@@ -365,49 +356,46 @@ function readWhole(source: string, path: string, cache: MarkdownPartCache | unde
   counts.full++;
   const tree = parseMarkdown(source);
   const builder = new DocumentBuilder();
-  if (cache === undefined) replayItems(builder, readingOf(tree.children, source, 0, false).items, 0);
+  if (cache === undefined) replayItems(builder, readingOf(tree.children, tree, source, 0, false).items, 0);
   else cache.set(path, replayParts(tree, source, builder));
   return builder.finish();
 }
 
 /** Replays the parsed document part by part into `builder`, and answers the parts to keep for the next reading. */
-function replayParts(tree: Root, source: string, builder: DocumentBuilder): FileEntry {
+function replayParts(tree: MarkdownTree, source: string, builder: DocumentBuilder): FileEntry {
   const links: string[] = [];
   const footnotes: string[] = [];
   if (source.includes("]:")) definedIn(tree.children, links, footnotes);
   const definitions = definitionsOf(links, footnotes);
-  const byOffset = new Map<number, RootContent>();
-  for (const node of tree.children) {
-    const at = node.position?.start.offset;
-    if (at !== undefined) byOffset.set(at, node);
-  }
+  const byLine = new Map<number, MarkdownBlock>();
+  for (const node of tree.children) if (!byLine.has(node.start)) byLine.set(node.start, node);
   const parts = new Map<string, Cached>();
   let pending: Part | undefined;
   let unconfirmed = 0;
   let nodeIndex = 0;
+  // `end`: the 0-based line the next part starts on.
   const take = (part: Part, end: number) => {
-    const nodes: RootContent[] = [];
+    const nodes: MarkdownBlock[] = [];
     for (; nodeIndex < tree.children.length; nodeIndex++) {
       const node = tree.children[nodeIndex]!;
-      if ((node.position?.start.offset ?? end) >= end) break;
+      if (node.start >= end) break;
       nodes.push(node);
     }
-    const reading = readingOf(nodes, source, part.line - 1, part.text.includes("]:"));
+    const reading = readingOf(nodes, tree, source, part.line - 1, part.text.includes("]:"));
     parts.set(partName(part, definitions), reading);
     replayItems(builder, reading.items, part.line - 1);
   };
   for (const part of cutParts(source, blockStarts(source))) {
     const whole = pending === undefined ? part : joined(source, pending, part);
     if (whole.probe === "") {
-      take(whole, source.length);
+      take(whole, Number.POSITIVE_INFINITY);
       break;
     }
-    const heading = byOffset.get(whole.offset + whole.text.length);
-    const pos = heading?.position;
-    const line = whole.probeLine;
-    const confirmed = heading?.type === "heading" && pos?.start.column === 1 && pos.start.line === line && pos.end.line === line + whole.probeLines - 1;
+    const line = whole.probeLine - 1;
+    const heading = byLine.get(line);
+    const confirmed = heading?.type === "heading" && heading.end === line + whole.probeLines;
     if (confirmed) {
-      take(whole, whole.offset + whole.text.length);
+      take(whole, line);
       pending = undefined;
     } else {
       // Remembered so the next reading joins without parsing; past the few a re-reading tolerates, not worth hashing.

@@ -1,9 +1,9 @@
 /**
- * Plain text of Markdown nodes: markup dropped, the words a reader sees
- * kept (link text, inline code, image alt text).
+ * Plain text of Markdown blocks and inline tokens: markup dropped, the
+ * words a reader sees kept (link text, inline code, image alt text).
  */
-import type { Nodes } from "mdast";
 import { lookupTable } from "../../lookup.js";
+import type { ContainerBlock, InlineToken, MarkdownBlock } from "./markdown-tree.js";
 
 const ENTITIES = lookupTable<string>({
   amp: "&",
@@ -56,50 +56,77 @@ export function htmlText(html: string): string {
   return decodeEntities(out + html.slice(pos));
 }
 
-/** Text of a node that has no children to walk, or undefined for a parent. */
-function leafText(node: Nodes): string | undefined {
-  switch (node.type) {
+/** Text of an inline token that a reader sees; markup (emphasis, links, footnote marks) reads as nothing. */
+function tokenText(token: InlineToken): string {
+  switch (token.type) {
     case "text":
-    case "inlineCode":
-    case "code":
-      return node.value;
-    case "html":
-      return htmlText(node.value);
-    case "image":
-    case "imageReference":
-      return node.alt ?? "";
-    case "break":
+    case "text_special":
+    case "code_inline":
+      return token.content;
+    case "softbreak":
+    case "hardbreak":
       return "\n";
-    case "footnoteReference":
-    case "definition":
-    case "thematicBreak":
-    case "yaml":
-      return "";
+    case "html_inline":
+      return htmlText(token.content);
+    case "image":
+      return altText(token.children ?? []);
     default:
-      return "children" in node ? undefined : "";
+      return "";
   }
 }
 
-/** Parents whose children run together on one line. */
-const PHRASING_PARENTS = new Set([
-  "paragraph",
-  "heading",
-  "emphasis",
-  "strong",
-  "delete",
-  "link",
-  "linkReference",
-  "tableCell",
-]);
+/**
+ * An image's alternative text: the text of its description as written,
+ * inline code and raw HTML included, nested images by their own
+ * description. Walked with a stack: descriptions nest.
+ */
+function altText(tokens: readonly InlineToken[]): string {
+  let out = "";
+  const stack: InlineToken[] = [...tokens].reverse();
+  for (let token = stack.pop(); token !== undefined; token = stack.pop()) {
+    if (token.type === "image") stack.push(...[...(token.children ?? [])].reverse());
+    else if (token.type === "softbreak") out += "\n";
+    else if (token.type === "text" || token.type === "text_special" || token.type === "code_inline" || token.type === "html_inline") out += token.content;
+  }
+  return out;
+}
+
+/** Plain text of a run of inline tokens (markdown-it keeps them flat, so this is one loop). */
+export function inlineText(tokens: readonly InlineToken[]): string {
+  let out = "";
+  for (const token of tokens) out += tokenText(token);
+  return out;
+}
+
+/** Text of a block that holds no blocks, or undefined for a container. */
+function leafText(block: MarkdownBlock): string | undefined {
+  switch (block.type) {
+    case "paragraph":
+    case "heading":
+      return inlineText(block.inline);
+    case "code":
+      return block.value;
+    case "html":
+      return htmlText(block.value);
+    case "table":
+      return block.rows.map((row) => row.map(inlineText).join("\n")).join("\n");
+    case "thematicBreak":
+    case "definition":
+    case "yaml":
+      return "";
+    default:
+      return undefined;
+  }
+}
 
 /**
- * Plain text of a node and its descendants. Block children are separated by
- * a line break so sentences of adjacent blocks do not run together. Walks
- * with an explicit stack: Markdown nests thousands deep (`>>>>…`, `***…`).
+ * Plain text of a block and the blocks inside it, separated by a line break
+ * so sentences of adjacent blocks do not run together. Walks with an
+ * explicit stack: containers nest deep (`>>>>…`).
  */
-export function inlineText(root: Nodes): string {
+export function blockText(root: MarkdownBlock): string {
   const parts: string[] = [];
-  const stack: (Nodes | string)[] = [root];
+  const stack: (MarkdownBlock | string)[] = [root];
   for (let item = stack.pop(); item !== undefined; item = stack.pop()) {
     if (typeof item === "string") {
       parts.push(item);
@@ -108,14 +135,12 @@ export function inlineText(root: Nodes): string {
     const leaf = leafText(item);
     if (leaf !== undefined) {
       parts.push(leaf);
-    } else if ("children" in item) {
-      const separator = PHRASING_PARENTS.has(item.type) ? "" : "\n";
-      const children: readonly Nodes[] = item.children;
-      for (let i = children.length - 1; i >= 0; i--) {
-        const child = children[i];
-        if (child !== undefined) stack.push(child);
-        if (i > 0 && separator.length > 0) stack.push(separator);
-      }
+      continue;
+    }
+    const children = (item as ContainerBlock).children;
+    for (let i = children.length - 1; i >= 0; i--) {
+      stack.push(children[i]!);
+      if (i > 0) stack.push("\n");
     }
   }
   return parts.join("");

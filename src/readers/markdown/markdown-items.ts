@@ -7,7 +7,6 @@
  * and parent cells come from, so reused items pick up the headings above
  * them as they stand now.
  */
-import type { RootContent } from "mdast";
 import type { BlockSpan } from "../common/document-builder.js";
 import { DocumentBuilder } from "../common/document-builder.js";
 import { fenceMediaType } from "../common/fence-media-type.js";
@@ -16,6 +15,7 @@ import type { FactionType } from "../reader.js";
 import { frontMatterCells } from "./front-matter.js";
 import { blockCells } from "./markdown-cells.js";
 import { inlineText } from "./markdown-inline.js";
+import type { MarkdownBlock, MarkdownTree } from "./markdown-tree.js";
 
 /** One top-level block's part of a reading, lines counted from the start of the text it was parsed in. */
 export type MarkdownItem =
@@ -23,7 +23,7 @@ export type MarkdownItem =
   | { readonly kind: "block"; readonly span: BlockSpan; readonly cells: readonly string[] };
 
 /** Faction type of a top-level block; undefined for blocks that carry no content. */
-function factionTypeOf(node: RootContent): FactionType | undefined {
+function factionTypeOf(node: MarkdownBlock): FactionType | undefined {
   switch (node.type) {
     case "heading":
       return "heading";
@@ -45,30 +45,59 @@ function factionTypeOf(node: RootContent): FactionType | undefined {
   }
 }
 
-function inferredTypeOf(node: RootContent): string {
+function inferredTypeOf(node: MarkdownBlock): string {
   if (node.type === "code") return fenceMediaType(node.lang);
   if (node.type === "yaml") return "application/yaml";
   if (node.type === "html") return "text/html";
   return "text/markdown";
 }
 
+/** Whether the last block of `node` (itself, or its last child's last block, and so on) is a fence or HTML block never closed. */
+function endsUnclosed(node: MarkdownBlock): boolean {
+  let last: MarkdownBlock | undefined = node;
+  while (last !== undefined && "children" in last) last = last.children.at(-1);
+  return last !== undefined && (last.type === "code" || last.type === "html") && last.unclosed;
+}
+
+const isBlank = (text: string, from: number, to: number): boolean => /^[ \t]*$/.test(text.slice(from, to));
+
 /**
- * The item of a top-level node parsed from `input`, or undefined for a
- * node that carries no content (a thematic break, a definition). Lines are
- * moved up by `lineShift` (the lines `input` holds before the part read).
+ * Where a top-level block's text starts and ends in `input`: from its
+ * first character (an indented code block or an HTML block from its
+ * line's start: the indent is the code's syntax, and HTML is kept as
+ * written) to the end of its last line that is not blank.
  */
-export function itemOf(node: RootContent, input: string, lineShift = 0): MarkdownItem | undefined {
+function blockRange(node: MarkdownBlock, tree: MarkdownTree, input: string): { start: number; end: number; lastLine: number } {
+  const starts = tree.lineStarts;
+  const lineEnd = (line: number) => (line + 1 < starts.length ? starts[line + 1]! - 1 : input.length);
+  const first = starts[node.start] ?? input.length;
+  const indent = (node.type === "code" && !node.fenced) || node.type === "html" ? 0 : /^[ \t]*/.exec(input.slice(first, first + 8))![0].length;
+  // A fence or HTML block never closed, last in the text, runs to its end, the final line feed included.
+  const lines = input.endsWith("\n") ? starts.length - 1 : starts.length;
+  if (node.end >= lines && endsUnclosed(node)) return { start: first + indent, end: input.length, lastLine: starts.length - 1 };
+  let last = Math.max(node.start, node.end - 1);
+  while (last > node.start && isBlank(input, starts[last]!, lineEnd(last))) last--;
+  const end = lineEnd(last);
+  return { start: first + indent, end, lastLine: last };
+}
+
+/**
+ * The item of a top-level block parsed from `input`, or undefined for a
+ * block that carries no content (a thematic break, a definition). Lines
+ * are moved up by `lineShift` (the lines `input` holds before the part read).
+ */
+export function itemOf(node: MarkdownBlock, tree: MarkdownTree, input: string, lineShift = 0): MarkdownItem | undefined {
   const factionType = factionTypeOf(node);
   if (factionType === undefined) return undefined;
-  const pos = node.position;
+  const range = blockRange(node, tree, input);
   const span: BlockSpan = {
     factionType,
     inferredType: inferredTypeOf(node),
-    location: pos === undefined ? {} : { lineStart: pos.start.line - lineShift, lineEnd: pos.end.line - lineShift },
-    text: pos?.start.offset === undefined ? "" : input.slice(pos.start.offset, pos.end.offset),
+    location: { lineStart: node.start + 1 - lineShift, lineEnd: range.lastLine + 1 - lineShift },
+    text: input.slice(range.start, range.end),
   };
   if (node.type === "heading") {
-    const title = capCellText(collapseWhitespace(inlineText(node)))[0] ?? "";
+    const title = capCellText(collapseWhitespace(inlineText(node.inline)))[0] ?? "";
     return { kind: "heading", level: node.depth, title, span };
   }
   if (node.type === "yaml") return { kind: "block", span, cells: frontMatterCells(node.value) };
