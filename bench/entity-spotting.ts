@@ -9,7 +9,9 @@
  * also the README.md of the first N packages under node_modules (by path);
  * with `--scifact FILE` (or `PKS_SCIFACT`), also the first `--scifact-limit`
  * abstracts (default 500) of a BEIR `corpus.jsonl`, each as `# title` and
- * its text.
+ * its text; with `--tree DIR` (or `PKS_ENTITY_TREE`), also every Markdown
+ * file under DIR (a repository's README, changelogs and guides: vuejs/core's
+ * changelogs are most of the spotting of its cold ingest).
  *
  * Each round is a fresh process (spotting keeps per-process caches, and an
  * ingest spots each document once): it loads the tagger on a warm-up text
@@ -22,7 +24,7 @@
  * entities both find are compared document by document.
  *
  * Usage: node --import tsx bench/entity-spotting.ts [--rounds N]
- *          [--baseline DIR] [--readmes N] [--scifact FILE] [--scifact-limit N] [--no-eval]
+ *          [--baseline DIR] [--readmes N] [--scifact FILE] [--scifact-limit N] [--tree DIR] [--no-eval]
  * Writes bench/results/entity-spotting.json.
  */
 import { spawnSync } from "node:child_process";
@@ -57,6 +59,7 @@ const BASELINE = flag("--baseline") ?? process.env.PKS_ENTITY_BASELINE;
 const SCIFACT = flag("--scifact") ?? process.env.PKS_SCIFACT;
 const SCIFACT_LIMIT = positive("--scifact-limit", 500);
 const READMES = flag("--readmes") === undefined ? 0 : positive("--readmes", 1);
+const TREE = flag("--tree") ?? process.env.PKS_ENTITY_TREE;
 const CHILD = flag("--child");
 
 interface Source {
@@ -116,7 +119,8 @@ function abstracts(file: string, limit: number): Source[] {
 function corpus(): Source[] {
   const docs = filesUnder(join(ROOT, "docs"), (p) => p.endsWith(".md"));
   const golden = filesUnder(join(ROOT, "test/golden/readers/input"), () => true);
-  const files = [...docs, ...golden, ...readmes(READMES)].map((path) => {
+  const tree = TREE === undefined ? [] : filesUnder(resolve(TREE), (p) => p.endsWith(".md") && !p.includes("/node_modules/"));
+  const files = [...docs, ...golden, ...readmes(READMES), ...tree].map((path) => {
     const rel = relative(ROOT, path).split("\\").join("/");
     return { path: rel, contentType: defaultContentType(rel), bytes: readFileSync(path) };
   });
@@ -171,6 +175,7 @@ async function runRound(which: "baseline" | "current"): Promise<Round> {
 function roundInChild(which: "baseline" | "current"): Round {
   const args = ["--import", "tsx", SELF, "--child", which, ...(BASELINE ? ["--baseline", BASELINE] : []), ...(READMES > 0 ? ["--readmes", String(READMES)] : [])];
   if (SCIFACT !== undefined) args.push("--scifact", SCIFACT, "--scifact-limit", String(SCIFACT_LIMIT));
+  if (TREE !== undefined) args.push("--tree", TREE);
   const r = spawnSync(process.execPath, args, { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
   if (r.status !== 0) throw new Error(`${which} round failed: ${r.stderr}`);
   return JSON.parse(r.stdout) as Round;

@@ -36,12 +36,16 @@
  *   --pks DIR       the pks checkout whose dist/ is served (default: this
  *                   one), e.g. an older commit's worktree with its own build,
  *                   for a before/after in one run
+ *   --env NAME=VALUE  a variable for the served process (repeatable), e.g.
+ *                   an allocator setting tried against the same build
  *
  * Per tree: lines and text bytes of the files pks's folder scan lists;
  * `ctags -R` time; `pks serve --root TREE` (the build, a fresh database
  * outside the tree, rate limit lifted) from spawn until it prints its sync
  * summary: the cold ingest, its cost per line, its ratio to ctags; the
- * server process's peak RSS (VmHWM, threads included); the database (file
+ * server process's peak RSS (VmHWM, threads included) and the CPU time it
+ * had used when its sync ended (all threads, user + system: on a busy host
+ * it moves less than the wall time); the database (file
  * and WAL) per text byte and where its bytes go (dbstat, largest tables and
  * indexes); a cheap read (`GET …/entities?limit=1`) every 50 ms from the
  * moment it listens, its p50/p95/max during the ingest and for --after-s
@@ -104,6 +108,8 @@ interface Flags {
   build: boolean;
   keepDb: boolean;
   pks: string;
+  /** Variables given to the served process beside the bench's own (--env). */
+  env: Record<string, string>;
 }
 
 const HELP = readFileSync(fileURLToPath(import.meta.url), "utf8").split("*/")[0]!.replace(/^\/\*\*\n?|^ \* ?/gm, "");
@@ -132,6 +138,7 @@ function parseFlags(argv: string[]): Flags {
     build: !argv.includes("--no-build"),
     keepDb: argv.includes("--keep-db"),
     pks: value("--pks") ?? REPO,
+    env: Object.fromEntries(argv.flatMap((a, i) => (a === "--env" && argv[i + 1]?.includes("=") ? [argv[i + 1]!.split(/=(.*)/s).slice(0, 2)] : []))),
   };
 }
 
@@ -231,10 +238,10 @@ interface Served {
 }
 
 /** Starts `pks serve` from the build on the tree, a fresh database beside it. */
-async function serve(pks: string, tree: string, dbPath: string): Promise<Served> {
+async function serve(pks: string, tree: string, dbPath: string, env: Record<string, string>): Promise<Served> {
   const spawnedAt = performance.now();
   const child = spawn(process.execPath, [join(pks, "dist/src/main.js"), "serve", "--root", tree, "--db", `file:${dbPath}`, "--port", "0"], {
-    env: { PATH: process.env.PATH, HOME: process.env.HOME, PKS_LOG: "silent", PKS_RATE_LIMIT: "100000000" },
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, PKS_LOG: "silent", PKS_RATE_LIMIT: "100000000", ...env },
   });
   let out = "";
   let onSynced: (line: string) => void = () => undefined;
@@ -253,6 +260,16 @@ async function serve(pks: string, tree: string, dbPath: string): Promise<Served>
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** User + system CPU time a process has used (all its threads), in ms, from /proc. */
+function procCpuMs(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /s, "").split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
+}
 
 /** VmHWM or VmRSS of a process, in bytes. */
 function procMemory(pid: number, field: "VmHWM" | "VmRSS"): number {
@@ -361,6 +378,8 @@ interface TreeResult {
   load: number[];
   ctagsMs: number;
   ingestMs: number;
+  /** CPU time of the served process (all threads) when its sync ended. */
+  ingestCpuMs: number;
   summary: string;
   peakRssMb: number;
   dbBytes: number;
@@ -383,11 +402,12 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
   rmSync(dbDir, { recursive: true, force: true });
   mkdirSync(dbDir, { recursive: true });
   const dbPath = join(dbDir, "pks.db");
-  const s = await serve(flags.pks, tree, dbPath);
+  const s = await serve(flags.pks, tree, dbPath, flags.env);
   try {
     const slowReads: SlowRead[] = [];
     const during = await probe(s, s.synced, slowReads);
     const ingestMs = performance.now() - s.spawnedAt;
+    const ingestCpuMs = procCpuMs(s.child.pid!);
     const summary = await s.synced;
     const after = await probe(s, sleep(flags.afterS * 1000), slowReads);
     const idle = await idleQueries(s, flags.rounds);
@@ -395,7 +415,7 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
     const walBytes = fileBytes(`${dbPath}-wal`);
     const dbBytes = fileBytes(dbPath) + walBytes;
     await stop(s);
-    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, summary, peakRssMb, dbBytes, walBytes, freeBytes: freeBytes(dbPath), cheapDuring: spread(during, true), cheapAfter: spread(after, true), slowReads, idle, bytesByObject: bytesByObject(dbPath) };
+    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, ingestCpuMs, summary, peakRssMb, dbBytes, walBytes, freeBytes: freeBytes(dbPath), cheapDuring: spread(during, true), cheapAfter: spread(after, true), slowReads, idle, bytesByObject: bytesByObject(dbPath) };
     return result;
   } finally {
     if (s.child.exitCode === null) s.child.kill("SIGKILL");
@@ -422,6 +442,7 @@ function report(r: TreeResult, base: TreeResult | undefined): string {
     `  load average ${r.load.map((l) => l.toFixed(2)).join(" ")} (${cpus().length} cores)`,
     `  files ${r.measured.files}, lines ${r.measured.lines.toLocaleString("en")}, text ${(r.measured.textBytes / 1048576).toFixed(1)} MB`,
     `  ctags -R ${f0(r.ctagsMs)} ms; pks cold ingest ${f1(r.ingestMs / 1000)} s = ${f1(r.ingestMs / r.ctagsMs)}× ctags (${r.summary})`,
+    `  CPU of the served process until its sync ended ${f1(r.ingestCpuMs / 1000)} s (user + system, all threads)`,
     `  cost per line ${perLineUs.toFixed(1)} µs${basePerLine ? ` = ${(perLineUs / basePerLine).toFixed(2)}× the ${base!.size} tree's` : ""}`,
     `  peak RSS ${f0(r.peakRssMb)} MB; database ${(r.dbBytes / 1048576).toFixed(1)} MB = ${(r.dbBytes / r.measured.textBytes).toFixed(2)}× text (of it WAL ${(r.walBytes / 1048576).toFixed(1)} MB, free pages ${(r.freeBytes / 1048576).toFixed(1)} MB)`,
     `  cheap read during ingest ${q(r.cheapDuring)}; ${"after"} ${q(r.cheapAfter)}`,
