@@ -22,9 +22,11 @@ export interface Config {
    * Reader threads: how many read at once (`PKS_READERS`, default all cores
    * but one, at least 1), each one's heap in MB (`PKS_READER_HEAP_MB`, 1024)
    * and the time one reading may take (`PKS_READ_TIMEOUT_MS`, 60,000). A file
-   * past either limit fails alone; the server goes on.
+   * past either limit fails alone; the server goes on. A thread that holds
+   * more than `retireMb` after a reading (`PKS_READER_RETIRE_MB`, 160: heap
+   * and WASM memory) finishes the files it has and is replaced by a fresh one.
    */
-  readonly reading: { readonly threads: number; readonly heapMb: number; readonly timeoutMs: number };
+  readonly reading: { readonly threads: number; readonly heapMb: number; readonly timeoutMs: number; readonly retireMb: number };
   /** Most bytes (chunks and records) one project may store (`PKS_PROJECT_QUOTA_BYTES`, 1 GiB); past it ingest, uploads and records are 413. */
   readonly projectQuotaBytes: number;
   /** Most records one `submit` key may file in any 24 hours (`PKS_SUBMIT_DAILY_MAX`, 1,000); past it 429. */
@@ -111,6 +113,7 @@ const schema = z.object({
   readers: z.coerce.number().int().positive(),
   readerHeapMb: z.coerce.number().int().min(16),
   readTimeoutMs: z.coerce.number().int().positive(),
+  readerRetireMb: z.coerce.number().int().min(32),
   projectQuotaBytes: z.coerce.number().int().positive(),
   submitDailyMax: z.coerce.number().int().positive(),
   minFreeMb: z.coerce.number().int().min(0),
@@ -140,6 +143,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     readers: env.PKS_READERS ?? Math.max(1, availableParallelism() - 1),
     readerHeapMb: env.PKS_READER_HEAP_MB ?? 1024,
     readTimeoutMs: env.PKS_READ_TIMEOUT_MS ?? 60_000,
+    readerRetireMb: env.PKS_READER_RETIRE_MB ?? 160,
     projectQuotaBytes: env.PKS_PROJECT_QUOTA_BYTES ?? 1024 * 1024 * 1024,
     submitDailyMax: env.PKS_SUBMIT_DAILY_MAX ?? 1000,
     minFreeMb: env.PKS_MIN_FREE_MB ?? 128,
@@ -166,7 +170,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     allowedOrigins: Object.freeze(c.allowedOrigins),
     tokenizer: c.tokenizer,
     rateLimit: Object.freeze({ max: c.rateLimitMax, windowMs: c.rateLimitWindowMs }),
-    reading: Object.freeze({ threads: c.readers, heapMb: c.readerHeapMb, timeoutMs: c.readTimeoutMs }),
+    reading: Object.freeze({ threads: c.readers, heapMb: c.readerHeapMb, timeoutMs: c.readTimeoutMs, retireMb: c.readerRetireMb }),
     projectQuotaBytes: c.projectQuotaBytes,
     submitDailyMax: c.submitDailyMax,
     minFreeMb: c.minFreeMb,

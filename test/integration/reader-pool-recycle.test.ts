@@ -54,4 +54,17 @@ describe("reader pool recycling", () => {
     await sleep(400);
     expect(await threadOf(pool, "d", "long.md")).not.toBe(first);
   });
+
+  it("replaces a thread that holds more than its memory bound after a reading, also mid-ingest, and loses no file", async () => {
+    const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 30_000, readersUrl: THREAD_ID_READERS, retireMb: 1 });
+    pools.push(pool);
+    const first = await threadOf(pool, "a");
+    const second = await threadOf(pool, "b");
+    expect(second).toMatch(/^thread \d+$/);
+    expect(second).not.toBe(first);
+    // Files given at once: those already in the retiring thread are read there, the rest by its replacement.
+    const batch = await Promise.all(Array.from({ length: 12 }, (_, i) => threadOf(pool, `c${i}`)));
+    expect(batch.every((t) => /^thread \d+$/.test(t))).toBe(true);
+    expect(new Set(batch).size).toBeGreaterThan(1);
+  });
 });

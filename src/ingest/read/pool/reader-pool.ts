@@ -29,6 +29,8 @@ export interface ReaderLimits {
   readonly heapMb: number;
   /** Wall-clock limit of one reading, in ms. */
   readonly timeoutMs: number;
+  /** Memory a thread may hold after a reading, in MB, before it is replaced (RETIRE_MB when not given). */
+  readonly retireMb?: number;
 }
 
 export interface ReaderPoolOptions extends ReaderLimits {
@@ -80,6 +82,22 @@ const STARTUP_LIMIT_MS = 120_000;
 const RECYCLE_BYTES = 4 * 1_048_576;
 const RECYCLE_FILES = 64;
 const RECYCLE_IDLE_MS = 2_000;
+
+/**
+ * A thread that holds more than this many MB after a reading (its heap as
+ * committed, plus tree-sitter's WASM memory and buffers, which never shrink
+ * while the thread lives) takes no more files: it finishes those it was
+ * given and is terminated, and a fresh thread takes its place. Idle
+ * replacement (RECYCLE_BYTES) comes only after an ingest, so the largest
+ * file of a long cold ingest set the thread's size for the rest of it: on a
+ * 1 M-line tree the reader thread held 108–125 MB of heap beside 35 MB of
+ * WASM memory (68 MB after one 1.4 MB C file), where a fresh one with its
+ * readers loaded holds about 30 MB. On vuejs/core it held at most about
+ * 120–140 MB, so it runs there without a replacement; each replacement
+ * costs loading the readers again (about a second of CPU, the tagger and
+ * grammars compiled anew).
+ */
+const RETIRE_MB = 160; // the default of PKS_READER_RETIRE_MB (config.ts)
 
 /**
  * Files per thread whose bytes are loaded ahead of their dispatch. Loading
@@ -140,6 +158,8 @@ interface Slot {
   /** Distinct paths read since the thread started, counted up to RECYCLE_FILES. */
   paths: Set<string>;
   recycle: NodeJS.Timeout | undefined;
+  /** The thread held more than RETIRE_MB after a reading: it takes no more files and ends once it has answered those it has. */
+  retiring: boolean;
 }
 
 const seconds = (ms: number) => `${Number((ms / 1000).toFixed(3))} s`;
@@ -158,7 +178,7 @@ function ownedBytes(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
 
 /** The pool of reader threads; see the module comment. */
 export class ReaderPool {
-  readonly #options: ReaderLimits & { readersUrl: string; recycleBytes: number; recycleFiles: number; recycleIdleMs: number };
+  readonly #options: Required<ReaderLimits> & { readersUrl: string; recycleBytes: number; recycleFiles: number; recycleIdleMs: number };
   readonly #slots = new Set<Slot>();
   #queue: Pending[] = [];
   #readyWaiters: Array<() => void> = [];
@@ -173,6 +193,7 @@ export class ReaderPool {
       threads: Math.max(1, Math.floor(options.threads)),
       heapMb: options.heapMb,
       timeoutMs: options.timeoutMs,
+      retireMb: options.retireMb ?? RETIRE_MB,
       readersUrl: String(options.readersUrl ?? DEFAULT_READERS_URL),
       recycleBytes: options.recycleBytes ?? RECYCLE_BYTES,
       recycleFiles: options.recycleFiles ?? RECYCLE_FILES,
@@ -272,7 +293,7 @@ export class ReaderPool {
           );
         } else if (answer.type === "done") settle(undefined, readingOf(answer));
         else if (answer.type === "refused") settle(new CredentialRefusal(answer.message));
-        else settle(new Error(answer.message));
+        else if (answer.type === "failed") settle(new Error(answer.message)); // a process reads one file: what it holds after does not matter
       });
     });
   }
@@ -290,7 +311,7 @@ export class ReaderPool {
       for (const slot of this.#slots) {
         if (this.#queue.length === 0) break;
         const room = depth <= 2 || slot.postedBytes < IN_THREAD_BYTES;
-        if (slot.ready && slot.inThread.length < depth && room) this.#dispatch(slot, this.#queue.shift()!);
+        if (slot.ready && !slot.retiring && slot.inThread.length < depth && room) this.#dispatch(slot, this.#queue.shift()!);
       }
     }
     let ahead = 0;
@@ -306,16 +327,18 @@ export class ReaderPool {
       ahead += next.loadedBytes ?? 0;
     }
     let starting = [...this.#slots].filter((s) => !s.ready).length;
-    while (this.#queue.length > starting && this.#slots.size < this.#options.threads) {
+    let taking = [...this.#slots].filter((s) => !s.retiring).length;
+    while (this.#queue.length > starting && taking < this.#options.threads) {
       this.#spawn();
       starting++;
+      taking++;
     }
   }
 
   #spawn(): void {
     const worker = spawnReaderThread(this.#options.readersUrl, this.#options.heapMb);
     const slot: Slot = {
-      worker, ready: false, inThread: [], posted: 0, postedBytes: 0, sendTail: Promise.resolve(), timer: undefined, failure: undefined, bytesRead: 0, paths: new Set(), recycle: undefined,
+      worker, ready: false, inThread: [], posted: 0, postedBytes: 0, sendTail: Promise.resolve(), timer: undefined, failure: undefined, bytesRead: 0, paths: new Set(), recycle: undefined, retiring: false,
     };
     slot.timer = setTimeout(() => this.#stop(slot, new Error(`the readers did not load within ${seconds(STARTUP_LIMIT_MS)}`)), STARTUP_LIMIT_MS);
     this.#slots.add(slot);
@@ -370,6 +393,7 @@ export class ReaderPool {
 
   #answer(slot: Slot, answer: ThreadAnswer): void {
     if (answer.type === "log") return relayLog(answer.record);
+    if (answer.type === "held") return this.#held(slot, answer.bytes);
     clearTimeout(slot.timer);
     slot.timer = undefined;
     if (answer.type === "ready") {
@@ -381,12 +405,32 @@ export class ReaderPool {
     else this.#finish(slot)?.reject(new Error(answer.message));
     if (slot.posted > 0) this.#startLimit(slot);
     this.#pump();
+    if (slot.retiring && slot.inThread.length === 0) return this.#retire(slot);
     const readMuch = slot.bytesRead >= this.#options.recycleBytes && slot.paths.size >= this.#options.recycleFiles;
     if (slot.ready && slot.inThread.length === 0 && readMuch && this.#slots.has(slot)) {
       clearTimeout(slot.recycle);
       slot.recycle = setTimeout(() => this.#recycle(slot), this.#options.recycleIdleMs);
       slot.recycle.unref();
     }
+  }
+
+  /**
+   * A thread past RETIRE_MB takes no more files, and one that takes its
+   * place starts now, so it has loaded its readers when the old one ends.
+   */
+  #held(slot: Slot, bytes: number): void {
+    if (slot.retiring || bytes < this.#options.retireMb * 1_048_576 || !this.#slots.has(slot)) return;
+    slot.retiring = true;
+    if (slot.inThread.length === 0) this.#retire(slot);
+    else this.#pump();
+  }
+
+  /** Ends a retiring thread that has answered every file it was given, and lets a fresh one take its files. */
+  #retire(slot: Slot): void {
+    if (!this.#slots.delete(slot)) return;
+    this.#release(slot, new Error("the reader thread was replaced"));
+    void slot.worker.terminate();
+    this.#pump();
   }
 
   /** Replaces a thread that read much and is idle by a fresh one (see RECYCLE_BYTES). */

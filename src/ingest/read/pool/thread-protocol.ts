@@ -47,4 +47,10 @@ export type ThreadAnswer =
    */
   | { readonly type: "log"; readonly record: LogRecord }
   /** The bytes or the reading look like a credential: the file fails and nothing of it is kept. */
-  | { readonly type: "refused"; readonly message: string };
+  | { readonly type: "refused"; readonly message: string }
+  /**
+   * What the thread holds after an answer, in bytes: its heap as committed
+   * and its memory outside the heap (tree-sitter's WASM memory, buffers).
+   * It comes just before each reading's answer and answers no request.
+   */
+  | { readonly type: "held"; readonly bytes: number };
