@@ -5,6 +5,7 @@ import { cellSources, entitiesInFiles, symbolEntityPaths } from "../../store/gra
 import type { SourceSpan } from "../../store/graph/source-span.js";
 import { bestCellsOfFiles, searchCells, searchFiles } from "../../store/search/lexical-search.js";
 import type { CellHit, FileHit } from "../../store/search/lexical-search.js";
+import { sharingSearches } from "../../store/search/shared-searches.js";
 import { packRows } from "../pack-rows.js";
 import { weightedPageRank } from "../page-rank.js";
 import { ftsAnyOf, identifierParts, queryNgrams, queryTerms } from "../query-terms.js";
@@ -100,11 +101,14 @@ const MAX_SAME_NAME = 3;
  * every kind.
  */
 export async function memoryQuery(
-  q: Queryable,
+  db: Queryable,
   scope: Pick<Scope, "projectIds">,
   req: MemoryQueryRequest,
   tools: Pick<Tools, "tokens">,
 ): Promise<MemoryQueryAnswer> {
+  // The file ranking searches a short question's expression as the cell and declaration rankings do: once for all
+  // (files at the cell ranking's pool, of which the file ranking takes the first part).
+  const q = sharingSearches(db, { files: FILE_POOL });
   const { projectIds } = scope;
   const count = tools.tokens;
   const [ranked, declarations, files] = await Promise.all([

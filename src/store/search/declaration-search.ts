@@ -2,7 +2,7 @@ import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
 import { fillTextAtLines } from "../graph/faction-text.js";
 import type { SlicedTextRow } from "../graph/faction-text.js";
-import { SYMBOL_FIELD_WEIGHTS } from "./symbol-search.js";
+import { rankedDeclarations, SYMBOL_FIELD_WEIGHTS } from "./symbol-search.js";
 import type { SymbolFieldWeights } from "./symbol-search.js";
 
 /**
@@ -32,13 +32,14 @@ export async function searchDeclarations(
   fileIds?: readonly string[],
   weights: SymbolFieldWeights = SYMBOL_FIELD_WEIGHTS,
 ): Promise<DeclarationHit[]> {
+  if (!fileIds?.length) return (await rankedDeclarations(q, projectIds, match, limit, weights)).map(({ symbolId, rowid, score }) => ({ symbolId, rowid, score }));
   const w = weights.join(", ");
   const rows = await q.all<{ symbol_id: string; rowid: number; s: number }>(
     `SELECT s.symbol_id, s.rowid AS rowid, -bm25(symbols_fts, ${w}) AS s
      FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid
      WHERE symbols_fts MATCH ? AND s.retired_at IS NULL AND s.project_id IN (${placeholders(projectIds.length)}) ${fileFilter(fileIds)}
      ORDER BY bm25(symbols_fts, ${w}) LIMIT ?`,
-    [match, ...projectIds, ...(fileIds ?? []), limit],
+    [match, ...projectIds, ...fileIds, limit],
   );
   return rows.map((r) => ({ symbolId: r.symbol_id, rowid: Number(r.rowid), score: Number(r.s) }));
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
+import { sharedSearch } from "./shared-searches.js";
 
 export interface CellHit {
   cellId: string;
@@ -48,7 +49,11 @@ export async function searchCells(
   return rows.map((r) => ({ cellId: r.cell_id, fileId: r.file_id, factionId: r.faction_id, text: r.text, score: Number(r.s) }));
 }
 
-/** Top live files of these projects matching an FTS5 expression, as whole documents. */
+/**
+ * Top live files of these projects matching an FTS5 expression, as whole
+ * documents; without `fileIds`, run once for the stages of an answer on a
+ * sharing handle (shared-searches.ts).
+ */
 export async function searchFiles(
   q: Queryable,
   projectIds: readonly string[],
@@ -56,15 +61,18 @@ export async function searchFiles(
   limit: number,
   fileIds?: readonly string[],
 ): Promise<FileHit[]> {
-  const files = fileIds?.length ? `AND f.file_id IN (${placeholders(fileIds.length)})` : "";
-  const rows = await q.all<{ file_id: string; s: number }>(
-    `SELECT f.file_id, -bm25(files_fts, ${FILE_WEIGHTS}) AS s
-     FROM files_fts JOIN files f ON f.rowid = files_fts.rowid
-     WHERE files_fts MATCH ? AND f.status <> 'retired' AND f.project_id IN (${placeholders(projectIds.length)}) ${files}
-     ORDER BY bm25(files_fts, ${FILE_WEIGHTS}) LIMIT ?`,
-    [match, ...projectIds, ...(fileIds ?? []), limit],
-  );
-  return rows.map((r) => ({ fileId: r.file_id, score: Number(r.s) }));
+  const run = async (width: number) => {
+    const files = fileIds?.length ? `AND f.file_id IN (${placeholders(fileIds.length)})` : "";
+    const rows = await q.all<{ file_id: string; s: number }>(
+      `SELECT f.file_id, -bm25(files_fts, ${FILE_WEIGHTS}) AS s
+       FROM files_fts JOIN files f ON f.rowid = files_fts.rowid
+       WHERE files_fts MATCH ? AND f.status <> 'retired' AND f.project_id IN (${placeholders(projectIds.length)}) ${files}
+       ORDER BY bm25(files_fts, ${FILE_WEIGHTS}) LIMIT ?`,
+      [match, ...projectIds, ...(fileIds ?? []), width],
+    );
+    return rows.map((r) => ({ fileId: r.file_id, score: Number(r.s) }));
+  };
+  return fileIds?.length ? run(limit) : sharedSearch(q, "files", JSON.stringify([projectIds, match]), limit, run);
 }
 
 /** The best-matching live cells of given files (to represent top documents). */

@@ -1,6 +1,7 @@
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
 import { fillTextAtLines } from "../graph/faction-text.js";
+import { sharedSearch } from "./shared-searches.js";
 import type { SlicedTextRow } from "../graph/faction-text.js";
 
 /** What one live declaration's search row is built from. */
@@ -64,6 +65,40 @@ export async function replaceSymbolSearchRows(q: Queryable, fileId: string, rows
   );
 }
 
+/** A declaration matching a search: its ids, its row in the index and its BM25 relevance (higher is better). */
+export interface RankedDeclaration {
+  symbolId: string;
+  fileId: string;
+  rowid: number;
+  score: number;
+}
+
+/**
+ * Top live declarations of these projects matching an FTS5 expression,
+ * best first: the one statement behind {@link searchSymbols} and the
+ * memory answer's declaration search, run once for both on a sharing
+ * handle (shared-searches.ts).
+ */
+export async function rankedDeclarations(
+  q: Queryable,
+  projectIds: readonly string[],
+  match: string,
+  limit: number,
+  weights: SymbolFieldWeights = SYMBOL_FIELD_WEIGHTS,
+): Promise<RankedDeclaration[]> {
+  const w = weights.join(", ");
+  return sharedSearch(q, "declarations", JSON.stringify([projectIds, match, weights]), limit, async (width) => {
+    const rows = await q.all<{ symbol_id: string; file_id: string; rowid: number; s: number }>(
+      `SELECT s.symbol_id, s.file_id, s.rowid AS rowid, -bm25(symbols_fts, ${w}) AS s
+       FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid
+       WHERE symbols_fts MATCH ? AND s.retired_at IS NULL AND s.project_id IN (${placeholders(projectIds.length)})
+       ORDER BY bm25(symbols_fts, ${w}) LIMIT ?`,
+      [match, ...projectIds, width],
+    );
+    return rows.map((r) => ({ symbolId: r.symbol_id, fileId: r.file_id, rowid: Number(r.rowid), score: Number(r.s) }));
+  });
+}
+
 /** Top live declarations of these projects matching an FTS5 expression, best first. */
 export async function searchSymbols(
   q: Queryable,
@@ -72,13 +107,6 @@ export async function searchSymbols(
   limit: number,
   weights: SymbolFieldWeights = SYMBOL_FIELD_WEIGHTS,
 ): Promise<SymbolHit[]> {
-  const w = weights.join(", ");
-  const rows = await q.all<{ symbol_id: string; file_id: string; s: number }>(
-    `SELECT s.symbol_id, s.file_id, -bm25(symbols_fts, ${w}) AS s
-     FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid
-     WHERE symbols_fts MATCH ? AND s.retired_at IS NULL AND s.project_id IN (${placeholders(projectIds.length)})
-     ORDER BY bm25(symbols_fts, ${w}) LIMIT ?`,
-    [match, ...projectIds, limit],
-  );
-  return rows.map((r) => ({ symbolId: r.symbol_id, fileId: r.file_id, score: Number(r.s) }));
+  const rows = await rankedDeclarations(q, projectIds, match, limit, weights);
+  return rows.map((r) => ({ symbolId: r.symbolId, fileId: r.fileId, score: r.score }));
 }
