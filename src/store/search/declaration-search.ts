@@ -2,7 +2,7 @@ import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
 import { fillTextAtLines } from "../graph/faction-text.js";
 import type { SlicedTextRow } from "../graph/faction-text.js";
-import { rankedDeclarations, SYMBOL_FIELD_WEIGHTS } from "./symbol-search.js";
+import { declarationsScored, rankedDeclarations, SYMBOL_FIELD_WEIGHTS } from "./symbol-search.js";
 import type { SymbolFieldWeights } from "./symbol-search.js";
 
 /**
@@ -21,7 +21,6 @@ export interface DeclarationHit {
   score: number;
 }
 
-const fileFilter = (fileIds: readonly string[] | undefined) => (fileIds?.length ? `AND s.file_id IN (${placeholders(fileIds.length)})` : "");
 
 /** Top live declarations of these projects matching an FTS5 expression, best first; with `fileIds`, only declarations of those files. */
 export async function searchDeclarations(
@@ -33,12 +32,9 @@ export async function searchDeclarations(
   weights: SymbolFieldWeights = SYMBOL_FIELD_WEIGHTS,
 ): Promise<DeclarationHit[]> {
   if (!fileIds?.length) return (await rankedDeclarations(q, projectIds, match, limit, weights)).map(({ symbolId, rowid, score }) => ({ symbolId, rowid, score }));
-  const w = weights.join(", ");
   const rows = await q.all<{ symbol_id: string; rowid: number; s: number }>(
-    `SELECT s.symbol_id, s.rowid AS rowid, -bm25(symbols_fts, ${w}) AS s
-     FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid
-     WHERE symbols_fts MATCH ? AND s.retired_at IS NULL AND s.project_id IN (${placeholders(projectIds.length)}) ${fileFilter(fileIds)}
-     ORDER BY bm25(symbols_fts, ${w}) LIMIT ?`,
+    `WITH top AS MATERIALIZED (${declarationsScored(projectIds, weights.join(", "), `AND s.file_rowid IN (SELECT rowid FROM files WHERE file_id IN (${placeholders(fileIds.length)}))`)})
+     SELECT s.symbol_id, top.r AS rowid, -top.b AS s FROM top JOIN symbol_rows s ON s.rowid = top.r ORDER BY top.b`,
     [match, ...projectIds, ...fileIds, limit],
   );
   return rows.map((r) => ({ symbolId: r.symbol_id, rowid: Number(r.rowid), score: Number(r.s) }));

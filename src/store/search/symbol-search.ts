@@ -74,6 +74,22 @@ export interface RankedDeclaration {
 }
 
 /**
+ * The rowid and BM25 (lower is better) of the best live declarations of
+ * these projects matching an expression, as a statement taking the match,
+ * the project ids, then any `extra` filter's arguments and the limit. Every
+ * matching row is scored and filtered before the `LIMIT`, so the filter
+ * reads the declaration's own row, where the `symbols` view joined five
+ * more tables per row; ids are read for the rows kept.
+ */
+export function declarationsScored(projectIds: readonly string[], weights: string, extra: string): string {
+  return `SELECT s.rowid AS r, bm25(symbols_fts, ${weights}) AS b
+     FROM symbols_fts JOIN symbol_rows s ON s.rowid = symbols_fts.rowid
+     WHERE symbols_fts MATCH ? AND s.retired_at IS NULL
+       AND s.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${placeholders(projectIds.length)})) ${extra}
+     ORDER BY b LIMIT ?`;
+}
+
+/**
  * Top live declarations of these projects matching an FTS5 expression,
  * best first: the one statement behind {@link searchSymbols} and the
  * memory answer's declaration search, run once for both on a sharing
@@ -89,10 +105,9 @@ export async function rankedDeclarations(
   const w = weights.join(", ");
   return sharedSearch(q, "declarations", JSON.stringify([projectIds, match, weights]), limit, async (width) => {
     const rows = await q.all<{ symbol_id: string; file_id: string; rowid: number; s: number }>(
-      `SELECT s.symbol_id, s.file_id, s.rowid AS rowid, -bm25(symbols_fts, ${w}) AS s
-       FROM symbols_fts JOIN symbols s ON s.rowid = symbols_fts.rowid
-       WHERE symbols_fts MATCH ? AND s.retired_at IS NULL AND s.project_id IN (${placeholders(projectIds.length)})
-       ORDER BY bm25(symbols_fts, ${w}) LIMIT ?`,
+      `WITH top AS MATERIALIZED (${declarationsScored(projectIds, w, "")})
+       SELECT s.symbol_id, f.file_id, top.r AS rowid, -top.b AS s
+       FROM top JOIN symbol_rows s ON s.rowid = top.r JOIN files f ON f.rowid = s.file_rowid ORDER BY top.b`,
       [match, ...projectIds, width],
     );
     return rows.map((r) => ({ symbolId: r.symbol_id, fileId: r.file_id, rowid: Number(r.rowid), score: Number(r.s) }));

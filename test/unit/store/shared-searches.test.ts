@@ -3,6 +3,7 @@ import { indexFileSymbols } from "../../../src/ingest/read/index-symbols.js";
 import { openDatabase } from "../../../src/store/db.js";
 import type { Db, Queryable } from "../../../src/store/db.js";
 import { migrate } from "../../../src/store/migrate.js";
+import { upsertSymbols } from "../../../src/store/code/symbols.js";
 import { searchDeclarations } from "../../../src/store/search/declaration-search.js";
 import { searchFiles } from "../../../src/store/search/lexical-search.js";
 import { sharingSearches } from "../../../src/store/search/shared-searches.js";
@@ -14,13 +15,8 @@ async function seeded(): Promise<Db> {
   await migrate(db);
   await seedProjectFile(db, { path: "src/config/load.ts", contentType: "text/x-typescript", fileType: "code" });
   const names = ["loadConfig", "parseConfig", "configPath", "readConfigFile"];
-  for (const [i, name] of names.entries()) {
-    await db.execute(
-      `INSERT INTO symbols (project_id, symbol_id, file_id, language, name, qualified_name, depth, kind, line_start, line_end, signature, doc, retired_at)
-       VALUES ('prj_1', ?, 'fil_1', 'typescript', ?, ?, 0, 'function', ?, ?, ?, NULL, NULL)`,
-      [`sym_${i}`, name, name, i + 1, i + 1, `function ${name}()`],
-    );
-  }
+  await upsertSymbols(db, "prj_1", names.map((name, i) => ({ symbolId: `sym_${i}`, fileId: "fil_1", language: "typescript", name, qualifiedName: name,
+    depth: 0, kind: "function", lineStart: i + 1, lineEnd: i + 1, signature: `function ${name}()`, doc: null, factionId: null, cellId: null, entityId: null })));
   await indexFileSymbols(db, "fil_1");
   await db.execute("INSERT INTO files_fts (rowid, title, body) VALUES ((SELECT rowid FROM files WHERE file_id = 'fil_1'), 'src/config/load.ts', 'load the config')");
   return db;
