@@ -2,6 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createTestWorld } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest, liveCells } from "../support/ingest-helpers.js";
+import { fillTextAtLines } from "../../src/store/graph/faction-text.js";
+import type { SlicedTextRow } from "../../src/store/graph/faction-text.js";
 
 /**
  * A 2,000-line Markdown document whose sections hold what crosses lines:
@@ -28,11 +30,16 @@ interface FactionRow {
   text: string;
 }
 
-const factionsOf = (w: TestWorld, fileId: string) =>
-  w.app.deps.db.all<FactionRow>(
-    "SELECT faction_id, line_start, heading_path, text FROM factions WHERE file_id = ? AND retired_at IS NULL ORDER BY ordinal",
+/** A file's live factions, a text stored at its lines read back from the chunk as the store reads it. */
+async function factionsOf(w: TestWorld, fileId: string): Promise<FactionRow[]> {
+  const rows = await w.app.deps.db.all<FactionRow & SlicedTextRow>(
+    `SELECT f.faction_id, f.line_start, f.line_end, f.heading_path, f.text, f.text_at_lines, fi.project_id, fi.read_chunk_id
+     FROM factions f JOIN files fi ON fi.file_id = f.file_id WHERE f.file_id = ? AND f.retired_at IS NULL ORDER BY f.ordinal`,
     [fileId],
   );
+  await fillTextAtLines(w.app.deps.db, rows);
+  return rows.map((r) => ({ faction_id: r.faction_id, line_start: r.line_start, heading_path: r.heading_path, text: r.text ?? "" }));
+}
 
 describe("a one-line edit in a long Markdown document", () => {
   let w: TestWorld;
