@@ -189,4 +189,20 @@ describe("task rules: option names as paths, the first file's rows, dispatch met
     expect(await place()).toBe(0);
     expect(await place({ ...RANK_WEIGHTS, dispatch: 0 })).toBeGreaterThan(2);
   });
+
+  it("counts the constructor of a class a task writes as a call (`Ledger(…)`) as named, in a task only", async () => {
+    const task = ISSUE("Opening `Ledger('ann', 'EUR')` with a currency code in lower case keeps it so.");
+    const named = async (constructors: number) => {
+      const m = await taskMatches(w.app.db, [w.projectId], taskTerms(task), undefined, 0, 0, constructors);
+      return [...m.named.keys()].map((id) => m.declarations.get(id)!.qualifiedName).sort();
+    };
+    expect(await named(0)).toEqual(["Ledger"]);
+    expect(await named(1)).toEqual(["Ledger", "Ledger.__init__"]);
+    // Written without a call, the class brings no constructor.
+    const plain = ISSUE("A `Ledger` opened with a currency code in lower case keeps it so, and the report prints it.");
+    const m = await taskMatches(w.app.db, [w.projectId], taskTerms(plain), undefined, 0, 0, 1);
+    expect([...m.named.keys()].map((id) => m.declarations.get(id)!.qualifiedName)).toEqual(["Ledger"]);
+    // A short question reads no call.
+    expect(taskTerms("Ledger('ann', 'EUR') keeps lower case").called).toEqual([]);
+  });
 });

@@ -10,6 +10,7 @@ import type { PackedDeclaration, PackedFile } from "./packed-rows.js";
 import { declarationCutAt, FILE_CUT, relevanceCut } from "./relevance-cut.js";
 import type { CutRule } from "./relevance-cut.js";
 import { resolveSeeds } from "./resolve-seeds.js";
+import { withoutBanners } from "./task-terms.js";
 import type { Seeds } from "./resolve-seeds.js";
 import type { FileCopy } from "./duplicate-files.js";
 import { testFilesOf } from "./test-files.js";
@@ -20,7 +21,7 @@ export interface CodeContextPackRequest {
   seedFiles?: string | undefined;
   budget: number;
   /** Ranking and cut settings other than the defaults (evaluation only). */
-  tuning?: { weights?: RankWeights; declarations?: CutRule; files?: CutRule; filePlace?: number } | undefined;
+  tuning?: { weights?: RankWeights; declarations?: CutRule; files?: CutRule; filePlace?: number; keepBanners?: boolean } | undefined;
 }
 
 export interface CodeContextPack {
@@ -118,6 +119,7 @@ export async function codeContextPack(
 ): Promise<CodeContextPack> {
   const { projectIds } = scope;
   const count = tools.tokens;
+  if (isTask(req.task) && !req.tuning?.keepBanners) req = { ...req, task: withoutBanners(req.task) };
   const seeds = await resolveSeeds(q, projectIds, req);
   const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
   const files = await listedFiles(q, projectIds, req, seeds, ranking);

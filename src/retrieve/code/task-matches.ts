@@ -1,7 +1,7 @@
 import { ftsAnyOf } from "../query-terms.js";
 import type { Queryable } from "../../store/db.js";
 import { filesByKeys } from "../../store/code/code-graph-reads.js";
-import { declarationCountsByName, declarationsByIds, declarationsNamed } from "../../store/code/declaration-reads.js";
+import { declarationCountsByName, declarationMembers, declarationsByIds, declarationsNamed } from "../../store/code/declaration-reads.js";
 import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
 import { searchFiles } from "../../store/search/lexical-search.js";
 import { searchSymbols } from "../../store/search/symbol-search.js";
@@ -67,6 +67,31 @@ async function dispatchDeclarations(q: Queryable, projectIds: readonly string[],
   });
 }
 
+/** Named classes whose constructor a task may enter: the rarest names it writes. */
+const MAX_CLASSES = 6;
+/** Members read per such class, enough to reach its constructor. */
+const MAX_MEMBERS = 80;
+/** What a constructor is called in the languages parsed (`__init__`, `__new__`, `constructor`, `init`, `new`). */
+const CONSTRUCTOR = /^(__init__|__new__|constructor|init|new)$/;
+
+/**
+ * The constructors of the classes a task names exactly and writes as a call
+ * (`Blueprint(…)` in a reproduction): the call enters the class there, so
+ * the constructor counts as named at `weight` of the class's score. A class
+ * only mentioned brings nothing.
+ */
+async function constructorDeclarations(q: Queryable, named: ReadonlyArray<{ brief: DeclarationBrief; score: number }>, called: ReadonlySet<string>, weight: number) {
+  if (weight <= 0) return [];
+  const classes = named.filter((n) => n.brief.kind === "class" && called.has(n.brief.name)).sort((a, b) => b.score - a.score).slice(0, MAX_CLASSES);
+  const out: Array<{ brief: DeclarationBrief; score: number }> = [];
+  for (const c of classes) {
+    for (const d of await declarationMembers(q, c.brief, MAX_MEMBERS)) {
+      if (d.kind === "constructor" || CONSTRUCTOR.test(d.name)) out.push({ brief: d, score: weight * c.score });
+    }
+  }
+  return out;
+}
+
 /** Every tail of a path, longest first, with and without its extension. */
 function pathTails(path: string): string[] {
   const segments = path.split("/").filter(Boolean);
@@ -121,13 +146,19 @@ async function termHits(q: Queryable, projectIds: readonly string[], terms: Task
  * Reads the lexical, name and path evidence of a task, and what bodies use
  * (`uses` weighs the declarations whose bodies use a name the task writes
  * as code; their worth joins the lexical one under that name's term).
+ * `dispatch` and `constructors` weigh the methods named for a name the
+ * task writes and the constructors of classes it writes as calls.
  */
-export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights, uses = 0, dispatch = 0): Promise<TaskMatches> {
+export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights, uses = 0, dispatch = 0, constructors = 0): Promise<TaskMatches> {
   const match = ftsAnyOf(terms.terms);
   const [hits, fileHits, named, files, used] = await Promise.all([
     termHits(q, projectIds, terms, weights),
     terms.terms.length > 0 ? searchFiles(q, projectIds, match, FILE_POOL) : Promise.resolve([]),
-    namedDeclarations(q, projectIds, terms.identifiers).then(async (exact) => [...exact, ...(await dispatchDeclarations(q, projectIds, terms.suffixes, dispatch))]),
+    namedDeclarations(q, projectIds, terms.identifiers).then(async (exact) => [
+      ...exact,
+      ...(await dispatchDeclarations(q, projectIds, terms.suffixes, dispatch)),
+      ...(await constructorDeclarations(q, exact, new Set(terms.called), constructors)),
+    ]),
     namedFiles(q, projectIds, terms.paths, terms.optionPaths),
     uses > 0 ? bodyUses(q, projectIds, terms.identifiers) : Promise.resolve(undefined),
   ]);

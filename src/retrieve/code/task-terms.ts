@@ -17,6 +17,8 @@ export interface TaskTerms {
   suffixes: string[];
   /** The scope of a conventional commit subject, lower-cased: `fix(server, client): …` → server, client. */
   scopes: string[];
+  /** In a task, names written as a call (`Blueprint(…)`, `obj.send(…)` → `send`): the API a reproduction enters. */
+  called: string[];
 }
 
 const COMMIT_SCOPE = /^\s*[a-z]+\(([^)\n]{1,80})\)!?:/i;
@@ -59,6 +61,33 @@ function pathMentions(task: string): string[] {
   return [...found].map((p) => p.replace(/^[./]+/, "").toLowerCase()).filter((p) => p.length > 2);
 }
 
+/** Lines an interpreter or a test runner prints on start (version, build, help hints, environment): a banner, not the issue. */
+const BANNER_LINE = new RegExp(
+  [
+    String.raw`(?:I?Python|PyPy) \d+\.\d+\S* (?:\||\(|--)`,
+    String.raw`Type ["'](?:help|copyright)["']`,
+    String.raw`(?:\?|%quickref|help|object\?)[ \t]+->`,
+    // A test runner's session header: environment, not the issue.
+    String.raw`=+ test session starts`,
+    String.raw`platform \w+ -- Python \d`,
+    String.raw`(?:rootdir|cachedir|plugins|configfile):`,
+    String.raw`collected \d+ items?\b`,
+  ].map((line) => String.raw`^[ \t\x60]*${line}[^\n]*$`).join("|"),
+  "gm",
+);
+
+/**
+ * A task without the banners pasted into it: an interpreter session's
+ * (`Python 3.6.0 |Anaconda…| (default, …)`, `Type "copyright", "credits"…`,
+ * IPython's help hints) and a test run's header (`platform linux -- Python
+ * 3.9, pytest-7.1, pluggy-1.0`, `rootdir:`, `plugins:`). Their words
+ * (interactive, copyright, license, help, platform, plugins) name modules
+ * of their own in a project and otherwise draw the ranking to them.
+ */
+export function withoutBanners(task: string): string {
+  return task.replace(BANNER_LINE, "");
+}
+
 /** Words of a question past which it reads as a task (an issue, a commit message) rather than a search. */
 export const SHORT_QUESTION = 16;
 
@@ -95,6 +124,17 @@ function identifiersOf(task: string): string[] {
   return [...found];
 }
 
+/** Names written right before `(`: the last part of a dotted call, as written. */
+function calledNames(task: string): string[] {
+  const found = new Set<string>();
+  for (const m of task.matchAll(TOKEN)) {
+    if (task[(m.index ?? 0) + m[0].length] !== "(") continue;
+    const last = m[0].split(".").at(-1) ?? "";
+    if (last.length > 1 && !NOISE.has(last.toLowerCase())) found.add(last);
+  }
+  return [...found];
+}
+
 /** The terms, identifiers and paths of a task in prose (with code, paths and tracebacks in it). */
 export function taskTerms(task: string): TaskTerms {
   const identifiers = identifiersOf(task);
@@ -106,5 +146,5 @@ export function taskTerms(task: string): TaskTerms {
   for (const id of identifiers) for (const word of identifierWords(id)) add(word, 3);
   for (const m of task.matchAll(TOKEN)) for (const part of m[0].split(".")) for (const word of identifierWords(part)) add(word, 1);
   const terms = [...weight.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS).map(([t]) => t);
-  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), optionPaths: isTask(task) ? optionPathsOf(identifiers).slice(0, MAX_TERMS) : [], suffixes: isTask(task) ? identifiers.slice(0, MAX_TERMS) : [], identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
+  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), optionPaths: isTask(task) ? optionPathsOf(identifiers).slice(0, MAX_TERMS) : [], suffixes: isTask(task) ? identifiers.slice(0, MAX_TERMS) : [], called: isTask(task) ? calledNames(task).slice(0, MAX_TERMS) : [], identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { taskTerms } from "../../../../src/retrieve/code/task-terms.js";
+import { taskTerms, withoutBanners } from "../../../../src/retrieve/code/task-terms.js";
 
 describe("taskTerms", () => {
   it("splits identifiers into their words and keeps them whole, before prose words", () => {
@@ -36,5 +36,24 @@ describe("taskTerms", () => {
     const t = taskTerms("____________ test_posting ____________\n_ _ _ `__init__` failed");
     expect(t.identifiers).toEqual(expect.arrayContaining(["test_posting", "__init__"]));
     expect(t.identifiers.filter((i) => !/\p{L}/u.test(i))).toEqual([]);
+  });
+
+  it("drops an interpreter's and a test runner's banner lines, and only those", () => {
+    const task = [
+      "Wrong result with apart",
+      "Python 3.6.0 |Continuum Analytics, Inc.| (default, Dec 23 2016, 12:22:00)",
+      'Type "copyright", "credits" or "license" for more information.',
+      "IPython 5.1.0 -- An enhanced Interactive Python.",
+      "%quickref -> Quick reference.",
+      "`platform darwin -- Python 3.7.3, pytest-4.4.0, py-1.8.0, pluggy-0.9.0`",
+      "rootdir: /tmp/project, inifile: setup.cfg",
+      "plugins: cov-2.8.1",
+      "collected 1 item",
+      "In [1]: apart(bug, t)",
+      "Python 3.11 introduced native TOML support",
+    ].join("\n");
+    const kept = withoutBanners(task).split("\n").filter(Boolean);
+    expect(kept).toEqual(["Wrong result with apart", "In [1]: apart(bug, t)", "Python 3.11 introduced native TOML support"]);
+    expect(taskTerms(withoutBanners(task)).terms).not.toEqual(expect.arrayContaining(["copyright", "quickref", "pluggy", "rootdir", "plugins"]));
   });
 });
