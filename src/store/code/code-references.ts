@@ -103,8 +103,8 @@ export async function syncCodeNames(q: Queryable, projectId: string, before: Rea
   for (let i = 0; i < added.length; i += BATCH) {
     const slice = added.slice(i, i + BATCH);
     await q.execute(
-      `INSERT OR IGNORE INTO code_names (project_id, folded) VALUES ${slice.map(() => "(?, ?)").join(", ")}`,
-      slice.flatMap((name) => [projectId, name]),
+      `INSERT OR IGNORE INTO code_names (project_rowid, folded) SELECT ${PROJECT_ROWID}, value FROM json_each(?)`,
+      [projectId, JSON.stringify(slice)],
     );
   }
   const kept = new Set(after);
@@ -112,7 +112,7 @@ export async function syncCodeNames(q: Queryable, projectId: string, before: Rea
   for (let i = 0; i < dropped.length; i += BATCH) {
     const slice = dropped.slice(i, i + BATCH);
     await q.execute(
-      `DELETE FROM code_names WHERE project_id = ? AND folded IN (${placeholders(slice.length)})
+      `DELETE FROM code_names WHERE project_rowid = ${PROJECT_ROWID} AND folded IN (${placeholders(slice.length)})
        AND NOT EXISTS (SELECT 1 FROM code_reference_sites r WHERE r.project_rowid = ${PROJECT_ROWID} AND r.folded = code_names.folded)`,
       [projectId, ...slice, projectId],
     );
@@ -159,7 +159,7 @@ export async function referencesNamed(q: Queryable, projectId: string, folded: s
  */
 export async function namesContaining(q: Queryable, projectId: string, needle: string, limit: number): Promise<string[]> {
   const rows = await q.all<{ folded: string }>(
-    "SELECT folded FROM code_names WHERE project_id = ? AND instr(folded, ?) > 1 ORDER BY folded LIMIT ?",
+    `SELECT folded FROM code_names WHERE project_rowid = ${PROJECT_ROWID} AND instr(folded, ?) > 1 ORDER BY folded LIMIT ?`,
     [projectId, needle, limit],
   );
   return rows.map((r) => r.folded);
@@ -179,7 +179,7 @@ export async function countReferencesWithPrefix(q: Queryable, projectId: string,
 export async function countReferencesContaining(q: Queryable, projectId: string, needle: string): Promise<number> {
   const row = await q.get<{ n: number }>(
     `SELECT sum(n) AS n FROM code_reference_sites WHERE project_rowid = ${PROJECT_ROWID} AND folded IN
-       (SELECT folded FROM code_names WHERE project_id = ? AND instr(folded, ?) > 1)`,
+       (SELECT folded FROM code_names WHERE project_rowid = ${PROJECT_ROWID} AND instr(folded, ?) > 1)`,
     [projectId, projectId, needle],
   );
   return Number(row?.n ?? 0);
