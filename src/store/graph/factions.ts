@@ -33,7 +33,7 @@ export interface NewFaction {
 }
 
 const COLUMNS = [
-  "faction_id", "file_rowid", "content_hash", "ordinal", "faction_type", "inferred_type",
+  "faction_id", "file_rowid", "content_hash", "ordinal", "kind_rowid",
   "line_start", "line_end", "pdf_page_start", "pdf_page_end", "audio_start_ms", "video_start_ms",
   "heading_path", "text", "text_at_lines",
 ] as const;
@@ -73,16 +73,39 @@ export async function liveFactionKeys(q: Queryable, fileId: string): Promise<Fac
 export async function insertFactions(q: Queryable, factions: readonly NewFaction[]): Promise<void> {
   if (factions.length === 0) return;
   const files = await rowidsOf(q, "files", factions.map((f) => f.fileId));
+  const kinds = await kindRowids(q, factions);
   await insertRows(
     q,
     "faction_rows",
     COLUMNS,
     factions.map((f) => [
-      f.factionId, rowidIn(files, f.fileId, "file"), storedHash(f.contentHash), f.ordinal, f.factionType, f.inferredType,
+      f.factionId, rowidIn(files, f.fileId, "file"), storedHash(f.contentHash), f.ordinal, kinds.get(kindKey(f))!,
       f.location.lineStart ?? null, f.location.lineEnd ?? null, f.location.pdfPageStart ?? null, f.location.pdfPageEnd ?? null,
       f.location.audioStartMs ?? null, f.location.videoStartMs ?? null, f.headingPath, f.textAtLines ? "" : f.text, f.textAtLines ? 1 : 0,
     ]),
   );
+}
+
+const kindKey = (f: NewFaction): string => `${f.factionType}\u0000${f.inferredType}`;
+
+/**
+ * The `faction_kinds` rowid of each (type, inferred type) pair among these
+ * factions, added when new (`0037-faction-kinds.sql`): a handful of pairs
+ * a batch, so one statement each.
+ */
+async function kindRowids(q: Queryable, factions: readonly NewFaction[]): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const f of factions) {
+    const key = kindKey(f);
+    if (out.has(key)) continue;
+    await q.execute("INSERT OR IGNORE INTO faction_kinds (faction_type, inferred_type) VALUES (?, ?)", [f.factionType, f.inferredType]);
+    const row = await q.get<{ kind_rowid: number }>("SELECT kind_rowid FROM faction_kinds WHERE faction_type = ? AND inferred_type = ?", [
+      f.factionType,
+      f.inferredType,
+    ]);
+    out.set(key, Number(row!.kind_rowid));
+  }
+  return out;
 }
 
 /** Stores a kept faction's text in the row, or as its lines of the chunk read (see faction-text.ts). */
