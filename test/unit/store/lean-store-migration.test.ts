@@ -8,7 +8,7 @@ import { entityLinks } from "../../../src/store/graph/cell-reads.js";
 import { linkCellEntities, sourcedKey, upsertSourcedEntities } from "../../../src/store/graph/entities.js";
 import { liveSymbolIdsOfFile, retireSymbolsOfFile, upsertSymbols } from "../../../src/store/code/symbols.js";
 import { unlinkPairs } from "../../../src/store/graph/mention-links.js";
-import { countReferencesWithPrefix, referencesNamed } from "../../../src/store/code/code-references.js";
+import { countReferencesWithPrefix, namesContaining, referencesNamed } from "../../../src/store/code/code-references.js";
 import { updateFileReferences } from "../../../src/store/code/reference-changes.js";
 import { insertCells, placeCell } from "../../../src/store/graph/cells.js";
 import { insertFactions, liveFactionKeys, retireFactions, storedHash } from "../../../src/store/graph/factions.js";
@@ -246,6 +246,30 @@ describe("0034, 0035: entities and symbols keyed by rowid", () => {
     expect(await db.get("SELECT count(*) AS n FROM symbol_rows")).toEqual({ n: 0 });
     await db.execute("DELETE FROM projects WHERE project_id = 'prj_1'");
     for (const table of ["entity_rows", "entity_aliases"]) expect(await db.get(`SELECT count(*) AS n FROM ${table}`)).toEqual({ n: 0 });
+    db.close();
+  });
+});
+
+describe("0036, 0037: reference names by project rowid, faction kinds by rowid", () => {
+  it("keeps every name and every faction's type pair, reads and writes them by id as before", async () => {
+    const db = await oldShaped();
+    await db.execute("INSERT INTO code_names (project_id, folded) VALUES ('prj_1', 'hono'), ('prj_1', 'zod')");
+    await migrate(db, loadMigrations());
+    expect(await columns(db, "code_names")).toEqual(["project_rowid", "folded"]);
+    expect(await namesContaining(db, "prj_1", "o", 10)).toEqual(["hono", "zod"]);
+    expect(await db.all("SELECT faction_id, faction_type, inferred_type FROM factions ORDER BY faction_id")).toEqual([
+      { faction_id: "fac_1", faction_type: "text", inferred_type: "text/markdown" },
+      { faction_id: "fac_2", faction_type: "text", inferred_type: "text/markdown" },
+    ]);
+    expect(await columns(db, "faction_rows")).not.toContain("faction_type");
+    await insertFactions(db, [{ factionId: "fac_3", projectId: "prj_1", fileId: "fil_1", contentHash: "h3", ordinal: 1, factionType: "code_block",
+      inferredType: "text/x-python", location: { lineStart: 3, lineEnd: 4 }, headingPath: "[]", text: "x = 1" }]);
+    expect((await readFactions(db, { projectIds: ["prj_1"], factionType: "code_block" })).map((f) => [f.factionId, f.inferredType])).toEqual([
+      ["fac_3", "text/x-python"],
+    ]);
+    expect(await db.get("SELECT count(*) AS n FROM faction_kinds")).toEqual({ n: 2 });
+    await db.execute("DELETE FROM projects WHERE project_id = 'prj_1'");
+    expect(await db.get("SELECT count(*) AS n FROM code_names")).toEqual({ n: 0 });
     db.close();
   });
 });
