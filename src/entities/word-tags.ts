@@ -100,16 +100,34 @@ function sentencesOf(text: string): string[] {
  * name has one sentence tagged.
  */
 export function tagWords(text: string): WordTags {
-  let sentences: { text: string; lower: string }[] | undefined;
+  return tagsInSentences(() => sentencesOf(text), (word) => word);
+}
+
+/** A sentence as tagged, and in lower case to find words in. */
+interface Sentence {
+  text: string;
+  lower: string;
+}
+
+const sentence = (text: string): Sentence => ({ text, lower: text.toLowerCase() });
+
+/**
+ * Tags of each word looked up, merged over the sentences that hold it
+ * (`keyOf` gives the word as the sentences spell it). The sentences are
+ * made on the first look-up.
+ */
+function tagsInSentences(sentencesOfText: () => string[], keyOf: (word: string) => string): WordTags {
+  let sentences: Sentence[] | undefined;
   const words = new Map<string, Set<string> | undefined>();
   return {
     get(word) {
       if (words.has(word)) return words.get(word);
-      sentences ??= sentencesOf(text).map((s) => ({ text: s, lower: s.toLowerCase() }));
+      sentences ??= sentencesOfText().map(sentence);
+      const key = keyOf(word);
       let tags: Set<string> | undefined;
-      for (const sentence of sentences) {
-        if (!sentence.lower.includes(word)) continue;
-        const found = sentenceTags(sentence.text).get(word);
+      for (const s of sentences) {
+        if (!s.lower.includes(key)) continue;
+        const found = sentenceTags(s.text).get(key);
         if (found === undefined) continue;
         tags ??= new Set();
         for (const tag of found) tags.add(tag);
@@ -119,6 +137,8 @@ export function tagWords(text: string): WordTags {
     },
   };
 }
+
+const zeroDigits = (text: string): string => text.replace(/\d/g, "0");
 
 /**
  * Tags the words of a table row's claim (`header: value; header: value`).
@@ -130,27 +150,7 @@ export function tagWords(text: string): WordTags {
  * its text, so `city: Lima` is tagged with the word that names its column.
  */
 export function tagFields(text: string): WordTags {
-  const fields = text.split("; ").map((field) => {
-    const masked = field.replace(/\d/g, "0");
-    return { text: masked, lower: masked.toLowerCase() };
-  });
-  const words = new Map<string, Set<string> | undefined>();
-  return {
-    get(word) {
-      if (words.has(word)) return words.get(word);
-      const key = word.replace(/\d/g, "0");
-      let tags: Set<string> | undefined;
-      for (const field of fields) {
-        if (!field.lower.includes(key)) continue;
-        const found = sentenceTags(field.text).get(key);
-        if (found === undefined) continue;
-        tags ??= new Set();
-        for (const tag of found) tags.add(tag);
-      }
-      words.set(word, tags);
-      return tags;
-    },
-  };
+  return tagsInSentences(() => text.split("; ").map(zeroDigits), zeroDigits);
 }
 
 /** The tags of one word, or none. */
