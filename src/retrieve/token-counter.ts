@@ -72,10 +72,80 @@ function hasLongRun(text: string): boolean {
 /** Text that looks like a special token (`<|endoftext|>`) is counted as the ordinary text it is. */
 const ORDINARY = { disallowedSpecial: new Set<string>() };
 
+/**
+ * o200k's split pattern with each Unicode class cut down to its ASCII
+ * members (`\p{L}` to `A-Za-z`, `\p{N}` to `0-9`; ASCII holds no mark,
+ * title-case, modifier or other letter; `\s` is the same set): on ASCII
+ * text it cuts exactly where the pattern does, in a fifth of the time
+ * (V8 tests a character against the Unicode property tables of the full
+ * pattern, which was over half of counting an answer's tokens).
+ */
+const O200K_ASCII_SPLIT = new RegExp(
+  String.raw`[^\r\nA-Za-z0-9]?[A-Z]*[a-z]+(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?|[^\r\nA-Za-z0-9]?[A-Z]+[a-z]*(?:'(?:[sS]|[dD]|[mM]|[tT]|[lL][lL]|[vV][eE]|[rR][eE]))?|[0-9]{1,3}| ?[^\sA-Za-z0-9]+[\r\n/]*|\s*[\r\n]+|\s+(?!\S)|\s+`,
+  "gu",
+);
+
 const ENCODINGS = {
-  o200k_base: { module: "gpt-tokenizer/encoding/o200k_base", split: O200K_TOKEN_SPLIT_REGEX },
-  cl100k_base: { module: "gpt-tokenizer/encoding/cl100k_base", split: CL100K_TOKEN_SPLIT_REGEX },
-} satisfies Record<TokenEncoding, { module: string; split: RegExp }>;
+  o200k_base: { module: "gpt-tokenizer/encoding/o200k_base", split: O200K_TOKEN_SPLIT_REGEX, ascii: O200K_ASCII_SPLIT },
+  cl100k_base: { module: "gpt-tokenizer/encoding/cl100k_base", split: CL100K_TOKEN_SPLIT_REGEX, ascii: undefined },
+} satisfies Record<TokenEncoding, { module: string; split: RegExp; ascii: RegExp | undefined }>;
+
+const NON_ASCII = /[^\x00-\x7f]/g;
+
+/** Where the next character past ASCII is, from `from` on (Infinity when none). */
+function nextNonAscii(text: string, from: number): number {
+  NON_ASCII.lastIndex = from;
+  return NON_ASCII.test(text) ? NON_ASCII.lastIndex - 1 : Infinity;
+}
+
+/**
+ * How far past a piece's end the split pattern may look before it settles
+ * on the piece: the character after it (greedy runs and `(?!\S)` stop
+ * there) and a contraction's three (`'ll`).
+ */
+const LOOK_PAST = 4;
+
+/** An encoding's split pattern: the ASCII one (global) when it has one, and both as sticky patterns cutting one piece at a time. */
+interface Splitter {
+  ascii: RegExp | undefined;
+  fast: RegExp | undefined;
+  full: RegExp;
+}
+
+function splitter(split: RegExp, ascii: RegExp | undefined): Splitter {
+  return { ascii, fast: ascii && new RegExp(ascii.source, "uy"), full: new RegExp(split.source, "uy") };
+}
+
+/**
+ * The pre-tokens of a text, in order, cut as `split` cuts them. ASCII
+ * text is cut by the ASCII pattern alone. Otherwise each piece is cut by
+ * the ASCII pattern where neither it nor the few characters the pattern
+ * looked at past it ({@link LOOK_PAST}) leave ASCII: the two patterns test
+ * ASCII characters alike, so they then match the same piece; a piece near
+ * another character is cut by the full pattern.
+ */
+function preTokens(text: string, { ascii, fast, full }: Splitter, visit: (piece: string) => void): void {
+  let next = ascii ? nextNonAscii(text, 0) : 0;
+  if (ascii && next === Infinity) {
+    for (const piece of text.match(ascii) ?? []) visit(piece);
+    return;
+  }
+  for (let at = 0; at < text.length; ) {
+    let piece: string | undefined;
+    if (fast && next > at + LOOK_PAST) {
+      fast.lastIndex = at;
+      piece = fast.exec(text)?.[0];
+      if (piece !== undefined && at + piece.length + LOOK_PAST > next) piece = undefined;
+    }
+    if (piece === undefined) {
+      full.lastIndex = at;
+      piece = full.exec(text)![0];
+    }
+    visit(piece);
+    at += piece.length;
+    if (fast && next < at) next = nextNonAscii(text, at);
+  }
+}
 
 type EncodingModule = typeof import("gpt-tokenizer/encoding/o200k_base");
 
@@ -105,7 +175,8 @@ const MEMO_SIZE = 200_000;
  */
 function loadedCount(encoding: TokenEncoding): TokenCounter {
   const { countTokens } = createRequire(import.meta.url)(ENCODINGS[encoding].module) as EncodingModule;
-  const split = ENCODINGS[encoding].split;
+  const { split, ascii } = ENCODINGS[encoding];
+  const cut = splitter(split, ascii);
   const memo = new Map<string, number>();
   const piece = (p: string): number => {
     if (p.length > MEMO_PIECE) return countTokens(p, ORDINARY);
@@ -119,7 +190,7 @@ function loadedCount(encoding: TokenEncoding): TokenCounter {
   };
   return (text) => {
     let total = 0;
-    for (const match of text.matchAll(split)) total += piece(match[0]);
+    preTokens(text, cut, (p) => (total += piece(p)));
     return total;
   };
 }

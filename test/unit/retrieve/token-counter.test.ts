@@ -75,6 +75,21 @@ describe("token counting", () => {
       reference.free();
     });
 
+    it(`${encoding}: ASCII cut quickly beside letters, marks, digits and spaces of other scripts cuts as the whole pattern`, () => {
+      const reference = get_encoding(encoding);
+      const count = tokenCounter(encoding);
+      // Contractions, capitals and digit runs within a few characters of non-ASCII ones: where the quick ASCII cut must give way.
+      const parts = fc.constantFrom("ab", "CD", "Xy", "'ll", "'ve", "'s", "'", "123", "4", " ", "\n", ".", "/", "…", "é", "É", "\u0301", "ǅ", "ʰ", "Ω", "ω", "٣", "½", "\u3000", "\u2028", "\u00a0", "日本");
+      fc.assert(
+        fc.property(fc.array(parts, { maxLength: 40 }), (xs) => {
+          const text = xs.join("");
+          expect(count(text)).toBe(reference.encode_ordinary(text).length);
+        }),
+        { numRuns: 400 },
+      );
+      reference.free();
+    });
+
     it(`${encoding}: counts text shaped like a special token as ordinary text`, () => {
       const reference = get_encoding(encoding);
       const text = "a model stops at <|endoftext|> or <|fim_prefix|>";
