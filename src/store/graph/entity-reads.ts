@@ -39,8 +39,12 @@ const toEntity = (r: Row): EntityRow => ({
   cellCount: Number(r.cell_count),
 });
 
-const CELL_COUNT = `(SELECT count(*) FROM cell_entities ce JOIN cell_rows c ON c.rowid = ce.cell_rowid
-  WHERE ce.entity_rowid = e.rowid AND c.retired_at IS NULL)`;
+/**
+ * An entity's live cells, as `entity_cell_counts` keeps them
+ * (`0038-entity-cell-counts.sql`): one row read, where counting the links
+ * read every cell of a much-named entity on each page.
+ */
+const CELL_COUNT = `coalesce((SELECT live FROM entity_cell_counts ec WHERE ec.entity_rowid = e.rowid), 0)`;
 
 function where(f: EntityFilter): { sql: string; args: InValue[] } {
   const parts = [`e.project_id IN (${placeholders(f.projectIds.length)})`];
@@ -60,9 +64,8 @@ function where(f: EntityFilter): { sql: string; args: InValue[] } {
   return { sql: parts.join(" AND "), args };
 }
 
-/** Whether an entity backs a live cell: stops at the first, where a count reads them all. */
-const BACKS_A_CELL = `EXISTS (SELECT 1 FROM cell_entities ce JOIN cells c ON c.rowid = ce.cell_rowid
-  WHERE ce.entity_rowid = e.rowid AND c.retired_at IS NULL)`;
+/** Whether an entity backs a live cell. */
+const BACKS_A_CELL = `EXISTS (SELECT 1 FROM entity_cell_counts ec WHERE ec.entity_rowid = e.rowid AND ec.live > 0)`;
 
 /**
  * One page of entities backing at least one live cell, by id: walked in the
