@@ -5,6 +5,12 @@ export interface Packed<T> {
   rows: T[];
   /** Tokens of the chosen rows as serialized in the answer. */
   used: number;
+  /**
+   * The index of the row at which packing stopped looking, having passed
+   * over {@link MAX_PASSES} rows that did not fit; absent when it looked at
+   * every row. Rows after it cannot change the packing.
+   */
+  stoppedAt?: number;
 }
 
 /**
@@ -37,17 +43,21 @@ export function packRows<T>(ranked: readonly T[], budget: number, count: TokenCo
   let estimate = count(serialize([]));
   requireBudget(budget, estimate);
   let passes = 0;
-  for (const row of ranked) {
+  let stoppedAt: number | undefined;
+  for (const [i, row] of ranked.entries()) {
     const cost = costs.get(row) ?? count(JSON.stringify(row)) + 1;
     costs.set(row, cost);
     if (estimate + cost > budget) {
-      if (++passes > MAX_PASSES) break;
+      if (++passes > MAX_PASSES) {
+        stoppedAt = i;
+        break;
+      }
       continue;
     }
     rows.push(row);
     estimate += cost;
   }
-  if (pass.exact === false) return { rows, used: estimate };
+  if (pass.exact === false) return { rows, used: estimate, ...(stoppedAt === undefined ? {} : { stoppedAt }) };
   let used = count(serialize(rows));
   while (used > budget && rows.length > 0) {
     rows.pop();

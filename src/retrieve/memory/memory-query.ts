@@ -7,6 +7,7 @@ import { bestCellsOfFiles, searchCells, searchFiles } from "../../store/search/l
 import type { CellHit, FileHit } from "../../store/search/lexical-search.js";
 import { sharingSearches } from "../../store/search/shared-searches.js";
 import { packRows } from "../pack-rows.js";
+import type { Packed } from "../pack-rows.js";
 import { weightedPageRank } from "../page-rank.js";
 import { ftsAnyOf, identifierParts, queryNgrams, queryTerms } from "../query-terms.js";
 import { maxRowsAt, rankDeclarations } from "./code-rows.js";
@@ -120,23 +121,25 @@ export async function memoryQuery(
   const related = await relatedEntities(q, ranked.cells.slice(0, 30).map((c) => c.cellId), ranked.walkEntities, seeds, req.fileIds);
   const artifacts = await relatedArtifacts(q, projectIds[0]!, req.query, req.fileIds);
   const declared = new Set(declarations.flatMap((d) => (d.cellId ? [d.cellId] : [])));
-  const cells = await sourced(q, ranked.cells.filter((c) => !declared.has(c.cellId)).slice(0, sourcedCells(req.budget)));
+  const candidates = ranked.cells.filter((c) => !declared.has(c.cellId)).slice(0, sourcedCells(req.budget));
   const entities = await withFiles(q, [...seeds, ...related]);
-  const rows: Row[] = [
+  const declarationRows = declarations.map(({ cellId: _cell, ...d }) => ({ t: "declaration" as const, ...d }));
+  const leadRows: Row[] = [
     ...entities.slice(0, seeds.length).map((e) => ({ t: "entity" as const, ...e })),
     ...artifacts.map((a) => ({ t: "artifact" as const, ...a })),
-    ...interleave(
-      declarations.map(({ cellId: _cell, ...d }) => ({ t: "declaration" as const, ...d })),
-      cells.map((c) => ({ t: "cell" as const, ...c })),
-      cellLeads(req.query, declarations[0], cells[0]),
-    ),
-    ...entities.slice(seeds.length).map((e) => ({ t: "entity" as const, ...e })),
+  ];
+  const tailRows = entities.slice(seeds.length).map((e) => ({ t: "entity" as const, ...e }));
+  const rowsWith = (cells: ReadonlyArray<{ t: "cell" } & AnswerCell>): Row[] => [
+    ...leadRows,
+    ...interleave(declarationRows, cells, cellLeads(req.query, declarations[0], cells[0])),
+    ...tailRows,
   ];
   const serialize = (r: Row[]) => JSON.stringify(shape(req.query, r));
   const fileRows = files.map((f) => ({ t: "file" as const, ...f }));
   const reserve = Math.min(count(JSON.stringify(files)), Math.floor(req.budget * FILE_SHARE));
   const costs = new Map<Row, number>();
-  const head = packRows(rows, Math.max(count(serialize([])), req.budget - reserve), count, serialize, { costs, exact: false });
+  const headBudget = Math.max(count(serialize([])), req.budget - reserve);
+  const head = await packedHead(q, candidates, rowsWith, (rows) => packRows(rows, headBudget, count, serialize, { costs, exact: false }));
   const packed = packRows([...head.rows, ...fileRows], req.budget, count, serialize, { costs });
   return { ...shape(req.query, packed.rows), budget: req.budget, used: packed.used };
 }
@@ -208,6 +211,35 @@ function shape(query: string, rows: Row[]): Pick<MemoryQueryAnswer, "query" | "c
     declarations: rows.flatMap(({ t, ...d }) => (t === "declaration" ? [d as AnswerDeclaration] : [])),
     files: rows.flatMap(({ t, ...f }) => (t === "file" ? [f as AnswerFile] : [])),
   };
+}
+
+/** Ranked cells sourced before the first packing; four times as many again each time packing looks past them. */
+const FIRST_SOURCED = 128;
+
+/**
+ * The first packing of an answer's rows, its cells sourced in growing
+ * prefixes of their ranking: an answer packs a few dozen cells of the
+ * hundreds it ranks (packing stops after passing over 50 rows), and
+ * sourcing each (its faction and file) was most of reading them out.
+ * Rows up to the last sourced cell are the rows the whole list would
+ * have, so a packing that stopped looking at or before it is the packing
+ * of the whole list; else the next prefix is sourced and packed again
+ * (row costs are kept, the rows being the same objects).
+ */
+async function packedHead(
+  q: Queryable,
+  candidates: readonly RankedCell[],
+  rowsWith: (cells: ReadonlyArray<{ t: "cell" } & AnswerCell>) => Row[],
+  pack: (rows: Row[]) => Packed<Row>,
+): Promise<Packed<Row>> {
+  const cells: Array<{ t: "cell" } & AnswerCell> = [];
+  for (let from = 0, size = FIRST_SOURCED; ; from += size, size *= 4) {
+    for (const c of await sourced(q, candidates.slice(from, from + size))) cells.push({ t: "cell", ...c });
+    const rows = rowsWith(cells);
+    const head = pack(rows);
+    const lastCell = rows.findLastIndex((r) => r.t === "cell");
+    if (from + size >= candidates.length || (head.stoppedAt !== undefined && head.stoppedAt <= lastCell)) return head;
+  }
 }
 
 /** Ranked cells with their sources, in rank order; a cell retired since it was ranked is dropped. */

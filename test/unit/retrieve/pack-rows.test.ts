@@ -116,3 +116,23 @@ describe("packing to a budget", () => {
     );
   });
 });
+
+describe("where packing stops looking", () => {
+  const count = tokenCounter("o200k_base");
+  const serialize = (rows: string[]) => JSON.stringify(rows);
+
+  it("names the row at which it gave up after passing over 50 that did not fit, and the rows after it change nothing", () => {
+    const rows = ["fits", ...Array.from({ length: 60 }, (_, i) => `${"too long ".repeat(40)}${i}`), "fits too"];
+    const head = packRows(rows, 30, count, serialize, { exact: false });
+    expect(head.rows).toEqual(["fits"]);
+    expect(head.stoppedAt).toBe(51);
+    const cut = packRows(rows.slice(0, 52), 30, count, serialize, { exact: false });
+    expect(cut).toEqual(head);
+  });
+
+  it("names none when it looked at every row", () => {
+    const head = packRows(["a", "b", "c".repeat(400)], 30, count, serialize, { exact: false });
+    expect(head.rows).toEqual(["a", "b"]);
+    expect(head.stoppedAt).toBeUndefined();
+  });
+});
