@@ -6,21 +6,27 @@ export interface ProjectStats {
   failed: number;
   factions: number;
   cells: number;
-  /** Distinct entities backed by at least one live cell of the project. */
+  /** The project's entities backing at least one live cell. */
   entities: number;
 }
 
-/** Counts of a project's live files, factions, cells and the entities its cells back. */
+/**
+ * Counts of a project's live files, factions, cells and the entities its
+ * cells back. Read at the end of every folder sync on the serving thread,
+ * so each count walks one index: factions by their file, entities by the
+ * counts `0038-entity-cell-counts.sql` keeps (counting distinct linked
+ * entities over every link took 0.5 s of a 1M-line tree's 0.8 s).
+ */
 export async function projectStats(q: Queryable, projectId: string): Promise<ProjectStats> {
   const row = await q.get<Record<keyof ProjectStats, number>>(
     `SELECT
        (SELECT count(*) FROM files WHERE project_id = ?1 AND status <> 'retired') AS files,
        (SELECT count(*) FROM files WHERE project_id = ?1 AND status = 'failed') AS failed,
-       (SELECT count(*) FROM files fi JOIN factions f ON f.file_id = fi.file_id
-         WHERE fi.project_id = ?1 AND f.retired_at IS NULL) AS factions,
+       (SELECT count(*) FROM faction_rows f WHERE f.file_rowid IN (SELECT rowid FROM files WHERE project_id = ?1)
+         AND f.retired_at IS NULL) AS factions,
        (SELECT count(*) FROM cell_rows WHERE project_rowid = (SELECT rowid FROM projects WHERE project_id = ?1) AND retired_at IS NULL) AS cells,
-       (SELECT count(DISTINCT ce.entity_rowid) FROM cell_entities ce JOIN cell_rows c ON c.rowid = ce.cell_rowid
-         WHERE c.project_rowid = (SELECT rowid FROM projects WHERE project_id = ?1) AND c.retired_at IS NULL) AS entities`,
+       (SELECT count(*) FROM entity_cell_counts ec JOIN entity_rows e ON e.rowid = ec.entity_rowid
+         WHERE e.project_rowid = (SELECT rowid FROM projects WHERE project_id = ?1) AND ec.live > 0) AS entities`,
     [projectId],
   );
   return {
