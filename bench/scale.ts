@@ -38,6 +38,10 @@
  *                   for a before/after in one run
  *   --env NAME=VALUE  a variable for the served process (repeatable), e.g.
  *                   an allocator setting tried against the same build
+ *   --node-arg ARG  an option for the served process's node (repeatable),
+ *                   e.g. `--node-arg --cpu-prof --node-arg --cpu-prof-dir=DIR`
+ *                   to profile every thread (node refuses --cpu-prof in
+ *                   NODE_OPTIONS)
  *
  * Per tree: lines and text bytes of the files pks's folder scan lists;
  * `ctags -R` time; `pks serve --root TREE` (the build, a fresh database
@@ -110,6 +114,8 @@ interface Flags {
   pks: string;
   /** Variables given to the served process beside the bench's own (--env). */
   env: Record<string, string>;
+  /** Options for the served process's node, before its script (--node-arg). */
+  nodeArgs: string[];
 }
 
 const HELP = readFileSync(fileURLToPath(import.meta.url), "utf8").split("*/")[0]!.replace(/^\/\*\*\n?|^ \* ?/gm, "");
@@ -139,6 +145,7 @@ function parseFlags(argv: string[]): Flags {
     keepDb: argv.includes("--keep-db"),
     pks: value("--pks") ?? REPO,
     env: Object.fromEntries(argv.flatMap((a, i) => (a === "--env" && argv[i + 1]?.includes("=") ? [argv[i + 1]!.split(/=(.*)/s).slice(0, 2)] : []))),
+    nodeArgs: argv.flatMap((a, i) => (a === "--node-arg" && argv[i + 1] !== undefined ? [argv[i + 1]!] : [])),
   };
 }
 
@@ -238,9 +245,9 @@ interface Served {
 }
 
 /** Starts `pks serve` from the build on the tree, a fresh database beside it. */
-async function serve(pks: string, tree: string, dbPath: string, env: Record<string, string>): Promise<Served> {
+async function serve(pks: string, tree: string, dbPath: string, env: Record<string, string>, nodeArgs: string[]): Promise<Served> {
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, [join(pks, "dist/src/main.js"), "serve", "--root", tree, "--db", `file:${dbPath}`, "--port", "0"], {
+  const child = spawn(process.execPath, [...nodeArgs, join(pks, "dist/src/main.js"), "serve", "--root", tree, "--db", `file:${dbPath}`, "--port", "0"], {
     env: { PATH: process.env.PATH, HOME: process.env.HOME, PKS_LOG: "silent", PKS_RATE_LIMIT: "100000000", ...env },
   });
   let out = "";
@@ -402,7 +409,7 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
   rmSync(dbDir, { recursive: true, force: true });
   mkdirSync(dbDir, { recursive: true });
   const dbPath = join(dbDir, "pks.db");
-  const s = await serve(flags.pks, tree, dbPath, flags.env);
+  const s = await serve(flags.pks, tree, dbPath, flags.env, flags.nodeArgs);
   try {
     const slowReads: SlowRead[] = [];
     const during = await probe(s, s.synced, slowReads);
