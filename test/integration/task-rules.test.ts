@@ -104,6 +104,38 @@ const PRINTER = `class TexPrinter:
         return str(seq)
 `;
 
+/** A scale module whose common method names (`_setup`) are declared in many classes. */
+const SCALES = `class Scale:
+    """A mapping from data values to visual properties."""
+
+    def _setup(self, data, prop):
+        return self
+
+
+class Nominal(Scale):
+    def _setup(self, data, prop):
+        return self
+
+
+class Continuous(Scale):
+    def _setup(self, data, prop):
+        """Maps data onto the unit interval by its minimum and maximum."""
+        vmin, vmax = data.min(), data.max()
+        return (data - vmin) / (vmax - vmin)
+
+    def _spacing(self, data):
+        return data
+`;
+const PLOTTER = `class Plotter:
+    """Draws a plot's layers: sets up the scales, then the marks."""
+
+    def _setup_scales(self, plot, data):
+        return [scale._setup(data, None) for scale in plot.scales]
+
+    def _setup(self, data, prop):
+        return self
+`;
+
 /** A whole issue (over sixteen words), as an agent is handed one. */
 const ISSUE = (about: string) =>
   `${about} When the report is printed after two posts of the same amount, the balance shows only one of them and the ` +
@@ -119,6 +151,8 @@ async function world(): Promise<TestWorld> {
     fileEntry("pkg/value.py", "def read(x):\n    return x\n"),
     fileEntry("calc/seqs.py", SEQS),
     fileEntry("calc/printing/tex.py", PRINTER),
+    fileEntry("draw/scales.py", SCALES),
+    fileEntry("draw/plot.py", PLOTTER),
   ]);
   await w.app.worker.whenIdle();
   return w;
@@ -204,5 +238,29 @@ describe("task rules: option names as paths, the first file's rows, dispatch met
     expect([...m.named.keys()].map((id) => m.declarations.get(id)!.qualifiedName)).toEqual(["Ledger"]);
     // A short question reads no call.
     expect(taskTerms("Ledger('ann', 'EUR') keeps lower case").called).toEqual([]);
+  });
+
+  it("counts the function a traceback frame names, in the frame's file and class, as named: the innermost frame most, in a task only", async () => {
+    const task = [
+      "Colour mapping fails with boolean data: drawing a plot whose colour is True or False raises a TypeError.",
+      "Traceback (most recent call last):",
+      '  File "/home/u/venv/lib/site-packages/draw/plot.py", line 5, in _setup_scales',
+      "File ~/code/draw/draw/scales.py:17, in Continuous._setup(self, data, prop)",
+      '  File "/usr/lib/python3.9/numbers.py", line 12, in __sub__',
+      "TypeError: numpy boolean subtract is not supported",
+    ].join("\n");
+    const named = async (frames: number) => {
+      const m = await taskMatches(w.app.db, [w.projectId], taskTerms(task), undefined, 0, 0, 0, { weight: frames, decay: 0.5 });
+      return Object.fromEntries([...m.named].map(([id, s]) => [m.declarations.get(id)!.qualifiedName, s]));
+    };
+    // By its bare name `_setup` (declared four times) is one of four, half as sure as the one `_setup_scales`.
+    expect(await named(0)).toEqual({ Continuous: 1, "Scale._setup": 0.5, "Nominal._setup": 0.5, "Continuous._setup": 0.5, "Plotter._setup": 0.5, "Plotter._setup_scales": 1 });
+    // The innermost project frame names Continuous._setup for sure; the frame outside it counts half (the numbers.py frame is not the project's).
+    expect(await named(1)).toEqual({ Continuous: 1, "Scale._setup": 0.5, "Nominal._setup": 0.5, "Continuous._setup": 1, "Plotter._setup": 0.5, "Plotter._setup_scales": 1 });
+    const place = async (frames: number) =>
+      (await rankDeclarations(w.app.db, [w.projectId], task, noSeeds, { ...RANK_WEIGHTS, frames })).declarations.findIndex((d) => d.declaration.qualifiedName === "Continuous._setup");
+    // It rises above its three namesakes' level (they tie at a half by name alone).
+    expect(await place(1)).toBeLessThan(await place(0));
+    expect(await place(1)).toBeLessThanOrEqual(1);
   });
 });

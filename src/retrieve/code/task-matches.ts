@@ -7,7 +7,8 @@ import { searchFiles } from "../../store/search/lexical-search.js";
 import { searchSymbols } from "../../store/search/symbol-search.js";
 import { declarationsEndingWith } from "../../store/search/declaration-search.js";
 import type { SymbolFieldWeights } from "../../store/search/symbol-search.js";
-import type { TaskTerms } from "./task-terms.js";
+import type { Frame, TaskTerms } from "./task-terms.js";
+import { declarationIdsOfFiles } from "../../store/code/code-pack-reads.js";
 import { bodyUses } from "./body-uses.js";
 
 /** Where a task's words, names and paths land, each signal scaled to 0..1. */
@@ -92,6 +93,42 @@ async function constructorDeclarations(q: Queryable, named: ReadonlyArray<{ brie
   return out;
 }
 
+/** True when a qualified name is the frame's function (of the frame's class, when the frame names one). */
+function framed(qualifiedName: string, frame: Frame): boolean {
+  const parts = qualifiedName.split(".");
+  return parts.at(-1) === frame.name && (frame.owner === undefined || parts.at(-2) === frame.owner);
+}
+
+/**
+ * The functions a pasted traceback's frames name, in the files those frames
+ * lie in: a frame is a place the failing run passed through, so its
+ * function in its file is named beyond doubt (unlike a bare name, however
+ * common: `_setup`, `__new__`). Frames outside the project (the standard
+ * library, other packages) resolve to no file and are skipped. The
+ * innermost project frame scores `weight`, each one further out `decay`
+ * times the one inside it.
+ */
+async function frameDeclarations(q: Queryable, projectIds: readonly string[], frames: readonly Frame[], weight: number, decay: number) {
+  if (weight <= 0 || frames.length === 0) return [];
+  const tails = frames.map((f) => pathTails(f.path));
+  const keyed = await filesByKeys(q, projectIds, [...new Set(tails.flat())]);
+  const filesOfKey = new Map<string, Set<string>>();
+  for (const f of keyed) filesOfKey.set(f.key, (filesOfKey.get(f.key) ?? new Set()).add(f.fileId));
+  const placed = frames.flatMap((f, i) => {
+    const hit = [...(filesOfKey.get(tails[i]!.find((t) => filesOfKey.has(t)) ?? "") ?? [])];
+    return hit.length === 1 ? [{ fileId: hit[0]!, frame: f }] : [];
+  });
+  const ids = await declarationIdsOfFiles(q, [...new Set(placed.map((p) => p.fileId))]);
+  const scoreOf = new Map<string, number>();
+  placed.reverse().forEach((p, depth) => {
+    for (const d of ids) {
+      if (d.fileId === p.fileId && framed(d.qualifiedName, p.frame) && !scoreOf.has(d.symbolId)) scoreOf.set(d.symbolId, weight * decay ** depth);
+    }
+  });
+  const briefs = await declarationsByIds(q, projectIds, [...scoreOf.keys()]);
+  return briefs.map((brief) => ({ brief, score: scoreOf.get(brief.symbolId) ?? 0 }));
+}
+
 /** Every tail of a path, longest first, with and without its extension. */
 function pathTails(path: string): string[] {
   const segments = path.split("/").filter(Boolean);
@@ -149,7 +186,7 @@ async function termHits(q: Queryable, projectIds: readonly string[], terms: Task
  * `dispatch` and `constructors` weigh the methods named for a name the
  * task writes and the constructors of classes it writes as calls.
  */
-export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights, uses = 0, dispatch = 0, constructors = 0): Promise<TaskMatches> {
+export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights, uses = 0, dispatch = 0, constructors = 0, frames: { weight: number; decay: number } = { weight: 0, decay: 1 }): Promise<TaskMatches> {
   const match = ftsAnyOf(terms.terms);
   const [hits, fileHits, named, files, used] = await Promise.all([
     termHits(q, projectIds, terms, weights),
@@ -158,6 +195,7 @@ export async function taskMatches(q: Queryable, projectIds: readonly string[], t
       ...exact,
       ...(await dispatchDeclarations(q, projectIds, terms.suffixes, dispatch)),
       ...(await constructorDeclarations(q, exact, new Set(terms.called), constructors)),
+      ...(await frameDeclarations(q, projectIds, terms.frames, frames.weight, frames.decay)),
     ]),
     namedFiles(q, projectIds, terms.paths, terms.optionPaths),
     uses > 0 ? bodyUses(q, projectIds, terms.identifiers) : Promise.resolve(undefined),

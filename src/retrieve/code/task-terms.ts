@@ -19,6 +19,15 @@ export interface TaskTerms {
   scopes: string[];
   /** In a task, names written as a call (`Blueprint(…)`, `obj.send(…)` → `send`): the API a reproduction enters. */
   called: string[];
+  /** In a task, the frames of a pasted traceback (file and function), innermost last as Python prints them. */
+  frames: Frame[];
+}
+
+/** One frame of a traceback: the file (a lower-case path as written), the function it names, and its class when the frame says it (IPython's `Class.name`). */
+export interface Frame {
+  path: string;
+  name: string;
+  owner?: string;
 }
 
 const COMMIT_SCOPE = /^\s*[a-z]+\(([^)\n]{1,80})\)!?:/i;
@@ -41,6 +50,8 @@ const NOISE = withStopWords(`
   self cls none null undefined true false feat fix fixes fixed refactor wrongly wrongfully properly correctly incorrectly
 `);
 
+/** Frames read from a task's tracebacks at most, the innermost kept. */
+const MAX_FRAMES = 40;
 /** Most terms sent to the full-text index: more cost time and add little. */
 const MAX_TERMS = 64;
 const TOKEN = /[\p{L}_$][\p{L}\p{N}_$]*(?:\.[\p{L}_$][\p{L}\p{N}_$]*)*/gu;
@@ -135,6 +146,24 @@ function calledNames(task: string): string[] {
   return [...found];
 }
 
+/**
+ * A traceback's frames, in the three shapes Python's tools print: the
+ * interpreter's `File "a/b.py", line 3, in name`, IPython's `File
+ * ~/a/b.py:841, in Class.name(…)` and its older `a/b.py in name(…)`.
+ */
+const FRAME = /File "?([^"\n,]+?\.pyx?)"?(?:, line \d+|:\d+),? in ([\w.]+)|^[ \t]*(\S+\.pyx?) in ([\w.]+)\(/gm;
+
+/** The frames of the tracebacks a task pastes, innermost last; `<module>`, `<listcomp>` and the like name no declaration. */
+function framesOf(task: string): Frame[] {
+  return [...task.matchAll(FRAME)].flatMap((m): Frame[] => {
+    const parts = (m[2] ?? m[4] ?? "").split(".");
+    const name = parts.at(-1) ?? "";
+    const path = (m[1] ?? m[3] ?? "").replace(/\\/g, "/").replace(/^[~.]?\/+/, "").toLowerCase();
+    if (path.length === 0 || !/^[\p{L}_]/u.test(name)) return [];
+    return [parts.length > 1 ? { path, name, owner: parts.at(-2)! } : { path, name }];
+  });
+}
+
 /** The terms, identifiers and paths of a task in prose (with code, paths and tracebacks in it). */
 export function taskTerms(task: string): TaskTerms {
   const identifiers = identifiersOf(task);
@@ -146,5 +175,5 @@ export function taskTerms(task: string): TaskTerms {
   for (const id of identifiers) for (const word of identifierWords(id)) add(word, 3);
   for (const m of task.matchAll(TOKEN)) for (const part of m[0].split(".")) for (const word of identifierWords(part)) add(word, 1);
   const terms = [...weight.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS).map(([t]) => t);
-  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), optionPaths: isTask(task) ? optionPathsOf(identifiers).slice(0, MAX_TERMS) : [], suffixes: isTask(task) ? identifiers.slice(0, MAX_TERMS) : [], called: isTask(task) ? calledNames(task).slice(0, MAX_TERMS) : [], identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
+  return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), optionPaths: isTask(task) ? optionPathsOf(identifiers).slice(0, MAX_TERMS) : [], suffixes: isTask(task) ? identifiers.slice(0, MAX_TERMS) : [], called: isTask(task) ? calledNames(task).slice(0, MAX_TERMS) : [], frames: isTask(task) ? framesOf(task).slice(-MAX_FRAMES) : [], identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
 }

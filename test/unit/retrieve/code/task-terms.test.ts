@@ -25,6 +25,24 @@ describe("taskTerms", () => {
     expect(t.paths).toEqual(expect.arrayContaining(["src/app/server.ts", "utils.py", "usr/lib/python3/site-packages/sympy/solvers/polysys.py", "sympy/printing/latex"]));
   });
 
+  it("reads a task's traceback frames (interpreter, IPython and older IPython shapes), innermost last, only in a task", () => {
+    const task = [
+      "Colour mapping fails with boolean data when the plot is drawn, as the traceback below shows in full:",
+      "Traceback (most recent call last):",
+      '  File "<stdin>", line 1, in <module>',
+      '  File "/home/u/venv/lib/site-packages/pkg/core/plot.py", line 841, in draw',
+      "File ~/code/pkg/pkg/_core/plot.py:1252, in Plotter._setup_scales(self, p, common)",
+      "~/env/lib/python3.9/site-packages/pkg/_core/scales.py in _setup(self, data, prop)",
+      "C:\\env\\pkg\\core\\expr.py, line 3",
+    ].join("\n");
+    expect(taskTerms(task).frames).toEqual([
+      { path: "home/u/venv/lib/site-packages/pkg/core/plot.py", name: "draw" },
+      { path: "code/pkg/pkg/_core/plot.py", name: "_setup_scales", owner: "Plotter" },
+      { path: "env/lib/python3.9/site-packages/pkg/_core/scales.py", name: "_setup" },
+    ]);
+    expect(taskTerms('File "a/plot.py", line 841, in draw').frames).toEqual([]);
+  });
+
   it("drops prose filler and numbers, and bounds the term list", () => {
     expect(taskTerms("It would be great if this worked, thanks! 42").terms).toEqual(["great"]);
     const long = Array.from({ length: 500 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`).join(" ");
