@@ -124,8 +124,8 @@ describe("a re-reading writes only what it changes", () => {
       version(["export const cap = parseConfig('x').size;"], "Parses it."), // a name gone, one new
     ];
     const rowsOf = async (world: TestWorld, fileId: string) => {
-      const packed = await world.app.deps.db.all<{ path: string; name: string; folded: string; kind: string; n: number; sites: string }>(
-        "SELECT f.path, r.name, r.folded, r.kind, r.n, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid WHERE f.file_id = ?",
+      const packed = await world.app.deps.db.all<{ path: string; name: string; folded: string; usage: number; n: number; sites: string }>(
+        "SELECT f.path, r.name, r.folded, r.usage, r.n, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid WHERE f.file_id = ?",
         [fileId],
       );
       for (const p of packed) expect(decodeSites(p.sites)).toHaveLength(Number(p.n));

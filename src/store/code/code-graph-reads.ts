@@ -38,7 +38,7 @@ export async function usagesInSpans(q: Queryable, spans: readonly LineSpan[]): P
   for (const s of spans) byFile.set(s.fileId, [...(byFile.get(s.fileId) ?? []), s]);
   const out: UsageSite[] = [];
   for (const [fileId, list] of byFile) {
-    const rows = await q.all<{ name: string; sites: string }>(`SELECT name, sites FROM code_reference_sites WHERE file_rowid = ${FILE_ROWID} AND kind = 'usage'`, [fileId]);
+    const rows = await q.all<{ name: string; sites: string }>(`SELECT name, sites FROM code_reference_sites WHERE file_rowid = ${FILE_ROWID} AND usage = 1`, [fileId]);
     const within = (line: number) => list.some((span) => line >= span.lineStart && line <= span.lineEnd);
     const inside = rows.flatMap((r) => nameSpots(r.sites, within).map((spot) => ({ name: r.name, line: spot.line, col: spot.col })));
     inside.sort((a, b) => a.line - b.line || a.col - b.col);
@@ -60,7 +60,7 @@ export interface PathedUsageSite extends UsageSite {
 export async function usageSitesNamed(q: Queryable, projectIds: readonly string[], name: string, limit: number, where = ""): Promise<PathedUsageSite[]> {
   const rows = await q.all<{ file_id: string; path: string; sites: string }>(
     `SELECT f.file_id, f.path, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid
-     WHERE r.project_rowid IN ${projectRowids(projectIds.length)} AND r.folded = ? AND r.name = ? AND r.kind = 'usage' ${where}
+     WHERE r.project_rowid IN ${projectRowids(projectIds.length)} AND r.folded = ? AND r.name = ? AND r.usage = 1 ${where}
      ORDER BY f.project_id, f.path, f.file_id LIMIT ?`,
     [...projectIds, name.toLowerCase(), name, limit],
   );

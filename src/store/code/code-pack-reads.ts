@@ -120,7 +120,7 @@ export async function usageFileCounts(q: Queryable, projectIds: readonly string[
   for (const name of names) {
     const row = await q.get<{ n: number }>(
       `SELECT count(DISTINCT file_rowid) AS n FROM code_reference_sites
-       WHERE project_rowid IN ${projectRowids(projectIds.length)} AND folded = ? AND name = ? AND kind = 'usage'`,
+       WHERE project_rowid IN ${projectRowids(projectIds.length)} AND folded = ? AND name = ? AND usage = 1`,
       [...projectIds, name.toLowerCase(), name],
     );
     perName.set(name, Number(row?.n ?? 0));

@@ -53,8 +53,15 @@ function firstOccurrences(rows: readonly Row[], limit: number): CodeReferenceRow
  * name: the key serves the rest), then each row's sites in (line_start,
  * name_col) order.
  */
-const ORDER = "ORDER BY r.folded, r.name, r.kind, f.path, f.file_id";
-const FROM = "SELECT f.project_id, f.file_id, f.path, r.name, r.folded, r.kind, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid";
+const ORDER = "ORDER BY r.folded, r.name, r.usage, f.path, f.file_id";
+/**
+ * A packed row's kind as the word reads answer: the row holds a flag,
+ * `usage` 1 or 0 (`0039-reference-usage-flag.sql`).
+ */
+export const KIND = "CASE r.usage WHEN 1 THEN 'usage' ELSE 'declaration' END";
+/** The flag a packed row of this kind holds. */
+export const usageFlag = (kind: "declaration" | "usage"): number => (kind === "usage" ? 1 : 0);
+const FROM = `SELECT f.project_id, f.file_id, f.path, r.name, r.folded, ${KIND} AS kind, r.sites FROM code_reference_sites r JOIN files f ON f.rowid = r.file_rowid`;
 /** The rowid a file's reference rows are keyed by. */
 export const FILE_ROWID = "(SELECT rowid FROM files WHERE file_id = ?)";
 /** The rowid the rows of the project bound here are keyed by (`0031-reference-project-rowid.sql`). */
@@ -86,8 +93,8 @@ export async function insertSiteGroups(q: Queryable, file: { projectId: string; 
   await insertRows(
     q,
     "code_reference_sites",
-    ["project_rowid", "folded", "name", "kind", "file_rowid", "n", "sites"],
-    groups.map((g) => [Number(row.project_rowid), foldName(g.name), g.name, g.kind, Number(row.rowid), g.sites.length, encodeSites(g.sites)]),
+    ["project_rowid", "folded", "name", "usage", "file_rowid", "n", "sites"],
+    groups.map((g) => [Number(row.project_rowid), foldName(g.name), g.name, usageFlag(g.kind), Number(row.rowid), g.sites.length, encodeSites(g.sites)]),
   );
 }
 

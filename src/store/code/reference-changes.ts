@@ -7,7 +7,7 @@
  * rows and the project's name list end the same as a whole replacement.
  */
 import type { Queryable } from "../db.js";
-import { FILE_ROWID, insertSiteGroups, syncCodeNames } from "./code-references.js";
+import { FILE_ROWID, KIND, insertSiteGroups, syncCodeNames, usageFlag } from "./code-references.js";
 import type { NewCodeReference } from "./code-references.js";
 import { encodeSites, groupSites } from "./reference-sites.js";
 
@@ -20,8 +20,8 @@ export async function updateFileReferences(
   file: { projectId: string; fileId: string; path: string },
   references: readonly NewCodeReference[],
 ): Promise<void> {
-  const rows = await q.all<{ project_id: string; project_rowid: number; folded: string; name: string; kind: string; file_rowid: number; sites: string }>(
-    `SELECT p.project_id, r.project_rowid, r.folded, r.name, r.kind, r.file_rowid, r.sites
+  const rows = await q.all<{ project_id: string; project_rowid: number; folded: string; name: string; kind: "declaration" | "usage"; file_rowid: number; sites: string }>(
+    `SELECT p.project_id, r.project_rowid, r.folded, r.name, ${KIND} AS kind, r.file_rowid, r.sites
      FROM code_reference_sites r JOIN projects p ON p.rowid = r.project_rowid WHERE r.file_rowid = ${FILE_ROWID}`,
     [file.fileId],
   );
@@ -35,8 +35,8 @@ export async function updateFileReferences(
       continue;
     }
     await q.execute(
-      "DELETE FROM code_reference_sites WHERE project_rowid = ? AND folded = ? AND name = ? AND kind = ? AND file_rowid = ?",
-      [r.project_rowid, r.folded, r.name, r.kind, r.file_rowid],
+      "DELETE FROM code_reference_sites WHERE project_rowid = ? AND folded = ? AND name = ? AND usage = ? AND file_rowid = ?",
+      [r.project_rowid, r.folded, r.name, usageFlag(r.kind), r.file_rowid],
     );
   }
   await insertSiteGroups(q, file, groups.filter((g) => !kept.has(keyOf(g.name, g.kind))));

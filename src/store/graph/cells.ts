@@ -57,6 +57,18 @@ export async function liveCellsOfFile(q: Queryable, fileId: string): Promise<Map
 }
 
 /**
+ * A cell's update time as stored: milliseconds since 1970, which the
+ * `cells` view turns back into the ISO string `now` was
+ * (`0038-cell-times.sql`). A time that does not parse is refused, not stored
+ * as 1970.
+ */
+function updatedMs(now: string): number {
+  const ms = Date.parse(now);
+  if (!Number.isFinite(ms)) throw new Error(`not a time: ${now}`);
+  return ms;
+}
+
+/**
  * Inserts cells into `cell_rows`, their project, file, faction and parent
  * named by rowid (`0032-faction-cell-rowids.sql`). New cells get their
  * rowids here, in order, so a cell's parent among them is known before it
@@ -74,10 +86,10 @@ export async function insertCells(q: Queryable, cells: readonly NewCell[], now: 
   await insertRows(
     q,
     "cell_rows",
-    ["rowid", "cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "updated_at"],
+    ["rowid", "cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "updated_ms"],
     cells.map((c, k) => [
       first + k, c.cellId, rowidIn(projects, c.projectId, "project"), rowidIn(files, c.fileId, "file"),
-      rowidIn(factions, c.factionId, "faction"), parentRowid(c.parentCellId), c.ordinal, c.text, now,
+      rowidIn(factions, c.factionId, "faction"), parentRowid(c.parentCellId), c.ordinal, c.text, updatedMs(now),
     ]),
   );
 }
@@ -85,8 +97,8 @@ export async function insertCells(q: Queryable, cells: readonly NewCell[], now: 
 /** Re-threads a kept cell under a new parent and position. */
 export async function placeCell(q: Queryable, cellId: string, parentCellId: string | null, ordinal: number, now: string): Promise<void> {
   await q.execute(
-    "UPDATE cell_rows SET parent_rowid = (SELECT rowid FROM cell_rows WHERE cell_id = ?), ordinal = ?, updated_at = ? WHERE cell_id = ?",
-    [parentCellId, ordinal, now, cellId],
+    "UPDATE cell_rows SET parent_rowid = (SELECT rowid FROM cell_rows WHERE cell_id = ?), ordinal = ?, updated_ms = ? WHERE cell_id = ?",
+    [parentCellId, ordinal, updatedMs(now), cellId],
   );
 }
 

@@ -147,7 +147,7 @@ describe("0032: factions and cells keyed by rowid", () => {
     await migrate(db, loadMigrations());
     expect(await db.all(CELLS)).toEqual(cells);
     expect(await db.all(FACTIONS)).toEqual(factions);
-    expect(await columns(db, "cell_rows")).toEqual(["cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "retired_at", "updated_at"]);
+    expect(await columns(db, "cell_rows")).toEqual(["cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "retired_at", "updated_ms"]);
     expect(await columns(db, "faction_rows")).not.toContain("project_id");
     expect(await db.all("PRAGMA foreign_key_check")).toEqual([]);
 
@@ -270,6 +270,69 @@ describe("0036, 0037: reference names by project rowid, faction kinds by rowid",
     expect(await db.get("SELECT count(*) AS n FROM faction_kinds")).toEqual({ n: 2 });
     await db.execute("DELETE FROM projects WHERE project_id = 'prj_1'");
     expect(await db.get("SELECT count(*) AS n FROM code_names")).toEqual({ n: 0 });
+    db.close();
+  });
+});
+
+describe("0038: a cell's update time in milliseconds", () => {
+  const TIMES = "SELECT cell_id, updated_at FROM cells ORDER BY cell_id";
+
+  it("reads every stored time back as the same string, and stores what writes give it", async () => {
+    const db = await oldShaped();
+    const stamps = ["1999-12-31T23:59:59.999Z", "2026-11-28T12:44:55.123Z", "2071-06-30T00:00:00.001Z"];
+    for (const [k, at] of stamps.entries()) await db.execute("UPDATE cells SET updated_at = ? WHERE cell_id = ?", [at, `cel_${k + 1}`]);
+    const before = await db.all(TIMES);
+    await migrate(db, loadMigrations());
+    expect(await db.all(TIMES)).toEqual(before);
+    expect(await columns(db, "cell_rows")).not.toContain("updated_at");
+    expect(await db.all("SELECT updated_ms FROM cell_rows ORDER BY cell_id")).toEqual(stamps.map((at) => ({ updated_ms: Date.parse(at) })));
+
+    const later = "2026-11-28T13:00:00.456Z";
+    await insertCells(db, [{ cellId: "cel_4", projectId: "prj_1", fileId: "fil_1", factionId: "fac_1", parentCellId: null, ordinal: 1, text: "Zod" }], later);
+    await placeCell(db, "cel_1", "cel_4", 2, later);
+    expect(await db.all("SELECT cell_id, updated_at FROM cells WHERE updated_at = ? ORDER BY cell_id", [later])).toEqual([
+      { cell_id: "cel_1", updated_at: later },
+      { cell_id: "cel_4", updated_at: later },
+    ]);
+    await expect(insertCells(db, [{ cellId: "cel_5", projectId: "prj_1", fileId: "fil_1", factionId: "fac_1", parentCellId: null, ordinal: 3, text: "x" }], "soon"))
+      .rejects.toThrow("not a time: soon");
+    expect(await db.get("SELECT count(*) AS n FROM cell_rows")).toEqual({ n: 4 });
+    db.close();
+  });
+});
+
+describe("0039: a packed reference row's kind as a flag", () => {
+  it("keeps every row, lists declarations before usages of one name as before, and writes and deletes by the flag", async () => {
+    const db = await openDatabase({ url: ":memory:" });
+    await migrate(db, loadMigrations().filter((m) => m.version < 39));
+    await seedProjectFile(db, { path: "hono.ts", contentType: "text/x-typescript", fileType: "code" });
+    for (const [name, kind, sites] of [["hono", "usage", "7:2"], ["Hono", "usage", "1:4,2:4"], ["hono", "declaration", "3:9:5:3:"]] as const) {
+      await db.execute(
+        `INSERT INTO code_reference_sites (project_rowid, folded, name, kind, file_rowid, n, sites)
+         VALUES ((SELECT rowid FROM projects WHERE project_id = 'prj_1'), ?, ?, ?, (SELECT rowid FROM files WHERE file_id = 'fil_1'), ?, ?)`,
+        [name.toLowerCase(), name, kind, sites.split(",").length, sites],
+      );
+    }
+    await migrate(db, loadMigrations());
+    expect(await columns(db, "code_reference_sites")).toEqual(["project_rowid", "folded", "name", "usage", "file_rowid", "n", "sites"]);
+    const listed = async () => (await referencesNamed(db, "prj_1", "hono", 10)).map((r) => [r.name, r.kind, r.lineStart]);
+    expect(await listed()).toEqual([
+      ["Hono", "usage", 1],
+      ["Hono", "usage", 2],
+      ["hono", "declaration", 3],
+      ["hono", "usage", 7],
+    ]);
+    expect((await usageFileCounts(db, ["prj_1"], ["hono"])).perName).toEqual(new Map([["hono", 1]]));
+    // A re-read that keeps the declaration and one usage row: only the other rows change.
+    await updateFileReferences(db, { projectId: "prj_1", fileId: "fil_1", path: "hono.ts" }, [
+      { name: "hono", kind: "declaration", lineStart: 3, lineEnd: 5, nameLine: 3, nameCol: 9, symbolId: null },
+      { name: "hono", kind: "usage", lineStart: 8, lineEnd: 8, nameLine: 8, nameCol: 2, symbolId: null },
+    ]);
+    expect(await listed()).toEqual([["hono", "declaration", 3], ["hono", "usage", 8]]);
+    expect(await db.all("SELECT name, usage FROM code_reference_sites ORDER BY usage")).toEqual([
+      { name: "hono", usage: 0 },
+      { name: "hono", usage: 1 },
+    ]);
     db.close();
   });
 });
