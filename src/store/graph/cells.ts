@@ -68,6 +68,33 @@ function updatedMs(now: string): number {
   return ms;
 }
 
+/** What a retired cell keeps of its text: none, and so no place of its file's path. */
+export const PURGED_CELL = "text = '', path_at = NULL";
+
+/**
+ * A cell's text as stored: without the first occurrence of its file's path,
+ * and the count of characters (code points, as SQLite's `substr` counts)
+ * before it, which the `cells` view puts the path back at
+ * (`0040-cell-paths.sql`); as written when it holds no path.
+ */
+export function withoutPath(text: string, path: string): { text: string; pathAt: number | null } {
+  const at = path === "" ? -1 : text.indexOf(path);
+  if (at < 0) return { text, pathAt: null };
+  const before = text.slice(0, at);
+  return { text: before + text.slice(at + path.length), pathAt: Array.from(before).length };
+}
+
+async function pathsOf(q: Queryable, fileIds: readonly string[]): Promise<Map<string, string>> {
+  const ids = [...new Set(fileIds)];
+  const out = new Map<string, string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const part = ids.slice(i, i + 500);
+    const rows = await q.all<{ file_id: string; path: string }>(`SELECT file_id, path FROM files WHERE file_id IN (${placeholders(part.length)})`, part);
+    for (const r of rows) out.set(r.file_id, r.path);
+  }
+  return out;
+}
+
 /**
  * Inserts cells into `cell_rows`, their project, file, faction and parent
  * named by rowid (`0032-faction-cell-rowids.sql`). New cells get their
@@ -80,17 +107,21 @@ export async function insertCells(q: Queryable, cells: readonly NewCell[], now: 
   const fresh = new Map(cells.map((c, k) => [c.cellId, first + k]));
   const projects = await rowidsOf(q, "projects", cells.map((c) => c.projectId));
   const files = await rowidsOf(q, "files", cells.map((c) => c.fileId));
+  const paths = await pathsOf(q, cells.map((c) => c.fileId));
   const factions = await rowidsOf(q, "faction_rows", cells.map((c) => c.factionId));
   const parents = await rowidsOf(q, "cell_rows", cells.flatMap((c) => (c.parentCellId === null || fresh.has(c.parentCellId) ? [] : [c.parentCellId])));
   const parentRowid = (id: string | null) => (id === null ? null : (fresh.get(id) ?? rowidIn(parents, id, "cell")));
   await insertRows(
     q,
     "cell_rows",
-    ["rowid", "cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "updated_ms"],
-    cells.map((c, k) => [
-      first + k, c.cellId, rowidIn(projects, c.projectId, "project"), rowidIn(files, c.fileId, "file"),
-      rowidIn(factions, c.factionId, "faction"), parentRowid(c.parentCellId), c.ordinal, c.text, updatedMs(now),
-    ]),
+    ["rowid", "cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "path_at", "updated_ms"],
+    cells.map((c, k) => {
+      const stored = withoutPath(c.text, paths.get(c.fileId) ?? "");
+      return [
+        first + k, c.cellId, rowidIn(projects, c.projectId, "project"), rowidIn(files, c.fileId, "file"),
+        rowidIn(factions, c.factionId, "faction"), parentRowid(c.parentCellId), c.ordinal, stored.text, stored.pathAt, updatedMs(now),
+      ];
+    }),
   );
 }
 
@@ -110,7 +141,7 @@ export async function retireCells(q: Queryable, cellIds: readonly string[], now:
   if (cellIds.length === 0) return;
   for (let i = 0; i < cellIds.length; i += 500) {
     const ids = cellIds.slice(i, i + 500);
-    await q.execute(`UPDATE cell_rows SET retired_at = ?, text = '' WHERE cell_id IN (${placeholders(ids.length)})`, [now, ...ids]);
+    await q.execute(`UPDATE cell_rows SET retired_at = ?, ${PURGED_CELL} WHERE cell_id IN (${placeholders(ids.length)})`, [now, ...ids]);
   }
   await notePurge(q, now);
 }

@@ -4,6 +4,7 @@ import { insertRows, placeholders } from "../insert-rows.js";
 import { retireFileCode } from "../code/retire-file-code.js";
 import { notePurge } from "../search/search-index.js";
 import { rowidIn, rowidsOf } from "./row-keys.js";
+import { PURGED_CELL } from "./cells.js";
 
 /** What the diff needs of a live faction. */
 export interface FactionKey {
@@ -143,7 +144,7 @@ export async function retireFactions(q: Queryable, factionIds: readonly string[]
   for (let i = 0; i < factionIds.length; i += 500) {
     const ids = factionIds.slice(i, i + 500);
     await q.execute(
-      `UPDATE cell_rows SET retired_at = ?, text = ''
+      `UPDATE cell_rows SET retired_at = ?, ${PURGED_CELL}
        WHERE faction_rowid IN (SELECT rowid FROM faction_rows WHERE faction_id IN (${placeholders(ids.length)})) AND retired_at IS NULL`,
       [now, ...ids],
     );
@@ -156,7 +157,7 @@ const FILE_ROWID = "SELECT rowid FROM files WHERE file_id = ?";
 
 /** Retires everything derived from a file, emptying the text of its factions and cells. */
 export async function retireFileDerivations(q: Queryable, fileId: string, now: string): Promise<void> {
-  await q.execute(`UPDATE cell_rows SET retired_at = ?, text = '' WHERE file_rowid = (${FILE_ROWID}) AND retired_at IS NULL`, [now, fileId]);
+  await q.execute(`UPDATE cell_rows SET retired_at = ?, ${PURGED_CELL} WHERE file_rowid = (${FILE_ROWID}) AND retired_at IS NULL`, [now, fileId]);
   await q.execute(`UPDATE faction_rows SET retired_at = ?, ${PURGED_FACTION} WHERE file_rowid = (${FILE_ROWID}) AND retired_at IS NULL`, [now, fileId]);
   await retireFileCode(q, fileId, now);
   await notePurge(q, now);

@@ -10,7 +10,7 @@ import { liveSymbolIdsOfFile, retireSymbolsOfFile, upsertSymbols } from "../../.
 import { unlinkPairs } from "../../../src/store/graph/mention-links.js";
 import { countReferencesWithPrefix, namesContaining, referencesNamed } from "../../../src/store/code/code-references.js";
 import { updateFileReferences } from "../../../src/store/code/reference-changes.js";
-import { insertCells, placeCell } from "../../../src/store/graph/cells.js";
+import { insertCells, placeCell, retireCells, withoutPath } from "../../../src/store/graph/cells.js";
 import { insertFactions, liveFactionKeys, retireFactions, storedHash } from "../../../src/store/graph/factions.js";
 import { importBindings, importEdges, replaceFileModuleKeys } from "../../../src/store/code/file-imports.js";
 import { filesByKeys } from "../../../src/store/code/code-graph-reads.js";
@@ -147,7 +147,7 @@ describe("0032: factions and cells keyed by rowid", () => {
     await migrate(db, loadMigrations());
     expect(await db.all(CELLS)).toEqual(cells);
     expect(await db.all(FACTIONS)).toEqual(factions);
-    expect(await columns(db, "cell_rows")).toEqual(["cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "retired_at", "updated_ms"]);
+    expect(await columns(db, "cell_rows")).toEqual(["cell_id", "project_rowid", "file_rowid", "faction_rowid", "parent_rowid", "ordinal", "text", "retired_at", "updated_ms", "path_at"]);
     expect(await columns(db, "faction_rows")).not.toContain("project_id");
     expect(await db.all("PRAGMA foreign_key_check")).toEqual([]);
 
@@ -333,6 +333,55 @@ describe("0039: a packed reference row's kind as a flag", () => {
       { name: "hono", usage: 0 },
       { name: "hono", usage: 1 },
     ]);
+    db.close();
+  });
+});
+
+describe("0040: a cell's text without its file's path", () => {
+  const TEXTS = "SELECT cell_id, text FROM cells ORDER BY cell_id";
+
+  it("cuts the path out of stored text, reads every text back as written, and a retired cell keeps none", async () => {
+    const db = await openDatabase({ url: ":memory:" });
+    await migrate(db, loadMigrations().filter((m) => m.version < 40));
+    await seedProjectFile(db, { path: "src/grüße.ts", contentType: "text/x-typescript", fileType: "code" });
+    await insertFactions(db, [{ factionId: "fac_1", projectId: "prj_1", fileId: "fil_1", contentHash: "h", ordinal: 0, factionType: "code_unit",
+      inferredType: "text/x-typescript", location: { lineStart: 1, lineEnd: 2 }, headingPath: "[]", text: "x" }]);
+    const texts = [
+      "function grüße — grüße(): 😀 — src/grüße.ts — Greets src/grüße.ts twice.",
+      "class Ok — src/grüße.ts",
+      "no path here",
+      "src/grüße.ts",
+    ];
+    for (const [k, text] of texts.entries()) {
+      await db.execute(
+        `INSERT INTO cell_rows (cell_id, project_rowid, file_rowid, faction_rowid, ordinal, text, updated_ms) VALUES (?, 1, 1, 1, ?, ?, 0)`,
+        [`cel_${k}`, k, text],
+      );
+    }
+    await migrate(db, loadMigrations());
+    expect(await db.all(TEXTS)).toEqual(texts.map((text, k) => ({ cell_id: `cel_${k}`, text })));
+    expect(await db.all("SELECT text, path_at FROM cell_rows ORDER BY cell_id")).toEqual([
+      { text: "function grüße — grüße(): 😀 —  — Greets src/grüße.ts twice.", path_at: 30 },
+      { text: "class Ok — ", path_at: 11 },
+      { text: "no path here", path_at: null },
+      { text: "", path_at: 0 },
+    ]);
+
+    // Written now: the same cut, the same text read back.
+    await insertCells(db, texts.map((text, k) => ({ cellId: `cel_new_${k}`, projectId: "prj_1", fileId: "fil_1", factionId: "fac_1", parentCellId: null, ordinal: 10 + k, text })), NOW);
+    expect(await db.all("SELECT text FROM cells WHERE cell_id LIKE 'cel_new_%' ORDER BY cell_id")).toEqual(texts.map((text) => ({ text })));
+    expect(await db.all("SELECT text, path_at FROM cell_rows WHERE cell_id LIKE 'cel_new_%' ORDER BY cell_id")).toEqual(
+      await db.all("SELECT text, path_at FROM cell_rows WHERE cell_id NOT LIKE 'cel_new_%' ORDER BY cell_id"),
+    );
+    expect(withoutPath("a — b", "")).toEqual({ text: "a — b", pathAt: null });
+
+    await retireCells(db, ["cel_0", "cel_new_3"], NOW);
+    expect(await db.all("SELECT cell_id, text FROM cells WHERE retired_at IS NOT NULL ORDER BY cell_id")).toEqual([
+      { cell_id: "cel_0", text: "" },
+      { cell_id: "cel_new_3", text: "" },
+    ]);
+    await retireFactions(db, ["fac_1"], NOW);
+    expect(await db.get("SELECT count(*) AS n FROM cells WHERE text <> ''")).toEqual({ n: 0 });
     db.close();
   });
 });
