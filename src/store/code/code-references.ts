@@ -56,7 +56,7 @@ function firstOccurrences(rows: readonly Row[], limit: number): CodeReferenceRow
 const ORDER = "ORDER BY r.folded, r.name, r.usage, f.path, f.file_id";
 /**
  * A packed row's kind as the word reads answer: the row holds a flag,
- * `usage` 1 or 0 (`0039-reference-usage-flag.sql`).
+ * `usage` 1 or 0 (`0040-reference-usage-flag.sql`).
  */
 export const KIND = "CASE r.usage WHEN 1 THEN 'usage' ELSE 'declaration' END";
 /** The flag a packed row of this kind holds. */

@@ -59,7 +59,7 @@ export async function liveCellsOfFile(q: Queryable, fileId: string): Promise<Map
 /**
  * A cell's update time as stored: milliseconds since 1970, which the
  * `cells` view turns back into the ISO string `now` was
- * (`0038-cell-times.sql`). A time that does not parse is refused, not stored
+ * (`0039-cell-times.sql`). A time that does not parse is refused, not stored
  * as 1970.
  */
 function updatedMs(now: string): number {
@@ -75,7 +75,7 @@ export const PURGED_CELL = "text = '', path_at = NULL";
  * A cell's text as stored: without the first occurrence of its file's path,
  * and the count of characters (code points, as SQLite's `substr` counts)
  * before it, which the `cells` view puts the path back at
- * (`0040-cell-paths.sql`); as written when it holds no path.
+ * (`0041-cell-paths.sql`); as written when it holds no path.
  */
 export function withoutPath(text: string, path: string): { text: string; pathAt: number | null } {
   const at = path === "" ? -1 : text.indexOf(path);

@@ -4,7 +4,7 @@ import type { Db } from "../../../src/store/db.js";
 import { loadMigrations, migrate } from "../../../src/store/migrate.js";
 import { linkCellEntities } from "../../../src/store/graph/entities.js";
 import { unlinkPairs } from "../../../src/store/graph/mention-links.js";
-import { insertCells, retireCells } from "../../../src/store/graph/cells.js";
+import { retireCells } from "../../../src/store/graph/cells.js";
 import { insertFactions } from "../../../src/store/graph/factions.js";
 import { readEntityPage } from "../../../src/store/graph/entity-reads.js";
 import { SEED_TIME, seedProjectFile } from "../../support/old-store-seed.js";
@@ -36,13 +36,13 @@ async function before0038(): Promise<Db> {
   await seedProjectFile(db, { path: "guide.md", contentType: "text/markdown", fileType: "document" });
   await insertFactions(db, [{ factionId: "fac_1", projectId: "prj_1", fileId: "fil_1", contentHash: "h", ordinal: 0, factionType: "text",
     inferredType: "text/markdown", location: { lineStart: 1, lineEnd: 2 }, headingPath: "[]", text: "Berlin and Lima" }]);
-  await insertCells(
-    db,
-    ["cel_1", "cel_2", "cel_3", "cel_4"].map((cellId, ordinal) => ({
-      cellId, projectId: "prj_1", fileId: "fil_1", factionId: "fac_1", parentCellId: null, ordinal, text: `text of ${cellId}`,
-    })),
-    NOW,
-  );
+  // Written as the rows of that shape (today's `insertCells` writes columns added since).
+  for (const [ordinal, cellId] of ["cel_1", "cel_2", "cel_3", "cel_4"].entries()) {
+    await db.execute(
+      `INSERT INTO cell_rows (cell_id, project_rowid, file_rowid, faction_rowid, ordinal, text, updated_at) VALUES (?, 1, 1, 1, ?, ?, ?)`,
+      [cellId, ordinal, `text of ${cellId}`, NOW],
+    );
+  }
   await db.execute("UPDATE cell_rows SET retired_at = ? WHERE cell_id = 'cel_4'", [NOW]);
   for (const id of ["ent_berlin", "ent_lima", "ent_none"]) {
     await db.execute(

@@ -274,7 +274,7 @@ describe("0036, 0037: reference names by project rowid, faction kinds by rowid",
   });
 });
 
-describe("0038: a cell's update time in milliseconds", () => {
+describe("0039: a cell's update time in milliseconds", () => {
   const TIMES = "SELECT cell_id, updated_at FROM cells ORDER BY cell_id";
 
   it("reads every stored time back as the same string, and stores what writes give it", async () => {
@@ -301,10 +301,10 @@ describe("0038: a cell's update time in milliseconds", () => {
   });
 });
 
-describe("0039: a packed reference row's kind as a flag", () => {
+describe("0040: a packed reference row's kind as a flag", () => {
   it("keeps every row, lists declarations before usages of one name as before, and writes and deletes by the flag", async () => {
     const db = await openDatabase({ url: ":memory:" });
-    await migrate(db, loadMigrations().filter((m) => m.version < 39));
+    await migrate(db, loadMigrations().filter((m) => m.version < 40));
     await seedProjectFile(db, { path: "hono.ts", contentType: "text/x-typescript", fileType: "code" });
     for (const [name, kind, sites] of [["hono", "usage", "7:2"], ["Hono", "usage", "1:4,2:4"], ["hono", "declaration", "3:9:5:3:"]] as const) {
       await db.execute(
@@ -337,12 +337,12 @@ describe("0039: a packed reference row's kind as a flag", () => {
   });
 });
 
-describe("0040: a cell's text without its file's path", () => {
+describe("0041: a cell's text without its file's path", () => {
   const TEXTS = "SELECT cell_id, text FROM cells ORDER BY cell_id";
 
   it("cuts the path out of stored text, reads every text back as written, and a retired cell keeps none", async () => {
     const db = await openDatabase({ url: ":memory:" });
-    await migrate(db, loadMigrations().filter((m) => m.version < 40));
+    await migrate(db, loadMigrations().filter((m) => m.version < 41));
     await seedProjectFile(db, { path: "src/grüße.ts", contentType: "text/x-typescript", fileType: "code" });
     await insertFactions(db, [{ factionId: "fac_1", projectId: "prj_1", fileId: "fil_1", contentHash: "h", ordinal: 0, factionType: "code_unit",
       inferredType: "text/x-typescript", location: { lineStart: 1, lineEnd: 2 }, headingPath: "[]", text: "x" }]);
