@@ -158,7 +158,7 @@ async function world(): Promise<TestWorld> {
   return w;
 }
 
-describe("task rules: option names as paths, the first file's rows, dispatch methods", () => {
+describe("task rules: option names as paths, the first file's rows, dispatch methods, packages", () => {
   let w: TestWorld;
   const noSeeds = { declarations: [], files: [] };
   const pathsOf = async (files: ReadonlyMap<string, number>) =>
@@ -262,5 +262,19 @@ describe("task rules: option names as paths, the first file's rows, dispatch met
     // It rises above its three namesakes' level (they tie at a half by name alone).
     expect(await place(1)).toBeLessThan(await place(0));
     expect(await place(1)).toBeLessThanOrEqual(1);
+  });
+
+  it("reads a module path that lands on a package's index as naming the package's modules too, in a task only", async () => {
+    const task = ISSUE("With the extension `pkg.ext.docs` enabled, merged annotations lose their types in the output.");
+    const named = async (packages: number) => pathsOf((await taskMatches(w.app.db, [w.projectId], taskTerms(task), undefined, 0, 0, 0, undefined, packages)).files);
+    expect(await named(0)).toEqual(["pkg/ext/docs/__init__.py"]);
+    expect(await named(1)).toEqual(["pkg/ext/docs/__init__.py", "pkg/ext/docs/hints.py"]);
+    // A file name (`hints.py`) names that file, not the package around it.
+    const byFile = ISSUE("Merging in `pkg/ext/docs/__init__.py` drops the annotations the extension reads.");
+    expect(await pathsOf((await taskMatches(w.app.db, [w.projectId], taskTerms(byFile), undefined, 0, 0, 0, undefined, 1)).files)).toEqual(["pkg/ext/docs/__init__.py"]);
+    // The module's standing among the pack's files rises with it.
+    const standing = async (packages: number) =>
+      (await rankDeclarations(w.app.db, [w.projectId], task, noSeeds, { ...RANK_WEIGHTS, packages })).files.find((f) => f.path === "pkg/ext/docs/hints.py")?.score ?? 0;
+    expect(await standing(1)).toBeGreaterThan(await standing(0));
   });
 });

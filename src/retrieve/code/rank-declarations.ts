@@ -45,6 +45,8 @@ export interface RankWeights {
   frames: number;
   /** Each traceback frame further out counts this times the one inside it. */
   frameDecay: number;
+  /** In a task, a module of a package it names by module path (`sphinx.ext.napoleon` → `napoleon/docstring.py`), as a share of a file named by path, split among the package's modules (see task-matches.ts). */
+  packages: number;
   /** Extra factor on files whose path names the scope of a conventional commit subject (`fix(client): …`). */
   scope: number;
   /** How close a re-exporting file (an index or barrel) comes to the best file it re-exports, when the task is about exports. */
@@ -63,7 +65,7 @@ export interface RankWeights {
 
 /** Measured on the code evaluation's tuning split (bench/eval-code.ts). */
 export const RANK_WEIGHTS: RankWeights = {
-  named: 1, namedFile: 1, walk: 0.5, seeds: 1, file: 0.5, fileText: 0.5, tests: 0.5, peripheral: 0.3, uses: 0.5, dispatch: 1, constructors: 1, frames: 1, frameDecay: 0.5, scope: 0.5, barrel: 0.95, termDecay: 0.5, fileDecay: 0.85, decayWhole: 1,
+  named: 1, namedFile: 1, walk: 0.5, seeds: 1, file: 0.5, fileText: 0.5, tests: 0.5, peripheral: 0.3, uses: 0.5, dispatch: 1, constructors: 1, frames: 1, frameDecay: 0.5, packages: 1, scope: 0.5, barrel: 0.95, termDecay: 0.5, fileDecay: 0.85, decayWhole: 1,
   anchors: 30, restart: 0.3,
   // Names weigh half what the full-text index gives them elsewhere: a name match must not outweigh what bodies say.
   fields: [2, 2, 1, 1.5, 1],
@@ -184,7 +186,7 @@ function reasonOf(fileId: string, matched: ReadonlySet<string>, graph: Declarati
 /** Declarations and files scored by the task's evidence and the walks. */
 async function scoreDeclarations(q: Queryable, projectIds: readonly string[], task: string, seeds: Seeds, w: RankWeights) {
   const terms = taskTerms(task);
-  const m = await taskMatches(q, projectIds, terms, w.fields, w.uses, w.dispatch, isTask(task) ? w.constructors : 0, { weight: w.frames, decay: w.frameDecay });
+  const m = await taskMatches(q, projectIds, terms, w.fields, w.uses, w.dispatch, isTask(task) ? w.constructors : 0, { weight: w.frames, decay: w.frameDecay }, isTask(task) ? w.packages : 0);
   const base = baseScores(m, w);
   const anchorIds = topIds(base, w.anchors);
   const anchors = [...anchorIds.map((id) => m.declarations.get(id)!), ...seeds.declarations];

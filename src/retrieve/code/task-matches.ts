@@ -1,6 +1,6 @@
 import { ftsAnyOf } from "../query-terms.js";
 import type { Queryable } from "../../store/db.js";
-import { filesByKeys } from "../../store/code/code-graph-reads.js";
+import { filesByKeys, filesInFolders } from "../../store/code/code-graph-reads.js";
 import { declarationCountsByName, declarationMembers, declarationsByIds, declarationsNamed } from "../../store/code/declaration-reads.js";
 import type { DeclarationBrief } from "../../store/code/declaration-reads.js";
 import { searchFiles } from "../../store/search/lexical-search.js";
@@ -136,18 +136,47 @@ function pathTails(path: string): string[] {
   return tails.flatMap((t) => [t, t.replace(/\.[a-z]+$/, "")]).filter((t, i, all) => t && all.indexOf(t) === i);
 }
 
-/** Files the task's paths name: each mention goes to the files of its longest matching tail. */
-async function namedFiles(q: Queryable, projectIds: readonly string[], paths: readonly string[], whole: readonly string[] = []): Promise<Map<string, number>> {
+/** A file that stands for its folder: the package a module path names (`sphinx.ext.napoleon` → `napoleon/__init__.py`). */
+const PACKAGE_INDEX = /(^|\/)(__init__\.pyi?|index\.[cm]?[jt]sx?|mod\.rs)$/;
+
+/**
+ * The modules of the packages a task names: where a module path lands on a
+ * package's index file (`sphinx.ext.napoleon` on `napoleon/__init__.py`),
+ * the task names the package, and its code lives in the modules beside the
+ * index as often as in it. Each module gets `weight` shared among the
+ * package's modules; the index keeps its own share.
+ */
+async function packageModules(q: Queryable, projectIds: readonly string[], indexPaths: readonly string[], weight: number): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  if (weight <= 0 || indexPaths.length === 0) return out;
+  const folders = [...new Set(indexPaths.map((p) => p.slice(0, Math.max(0, p.lastIndexOf("/")))))].filter(Boolean);
+  const byFolder = new Map<string, string[]>();
+  for (const f of await filesInFolders(q, projectIds, folders)) if (!PACKAGE_INDEX.test(f.path)) byFolder.set(f.key, [...(byFolder.get(f.key) ?? []), f.fileId]);
+  for (const files of byFolder.values()) for (const f of files) out.set(f, Math.max(out.get(f) ?? 0, weight / files.length));
+  return out;
+}
+
+/**
+ * Files the task's paths name: each mention goes to the files of its
+ * longest matching tail; with `packages`, a mention landing on a package's
+ * index names the package's modules too (see {@link packageModules}).
+ */
+async function namedFiles(q: Queryable, projectIds: readonly string[], paths: readonly string[], whole: readonly string[] = [], packages = 0): Promise<Map<string, number>> {
   const tailsOf = new Map<string, string[]>([...paths.map((p): [string, string[]] => [p, pathTails(p)]), ...whole.filter((p) => !paths.includes(p)).map((p): [string, string[]] => [p, [p]])]);
   const keyed = await filesByKeys(q, projectIds, [...new Set([...tailsOf.values()].flat())]);
   const filesOfKey = new Map<string, string[]>();
   for (const f of keyed) filesOfKey.set(f.key, [...(filesOfKey.get(f.key) ?? []), f.fileId]);
+  const pathOf = new Map(keyed.map((f) => [f.fileId, f.path]));
   const out = new Map<string, number>();
-  for (const tails of tailsOf.values()) {
+  const indexes: string[] = [];
+  for (const [mention, tails] of tailsOf) {
     const best = tails.find((t) => filesOfKey.has(t));
     const files = best ? (filesOfKey.get(best) ?? []) : [];
     for (const f of files) out.set(f, Math.max(out.get(f) ?? 0, 1 / files.length));
+    // Only a module path (dotted, read as `a/b/c`), not a file name, names a package.
+    if (files.length === 1 && !/\.\w+$/.test(mention) && PACKAGE_INDEX.test(pathOf.get(files[0]!) ?? "")) indexes.push(pathOf.get(files[0]!)!);
   }
+  for (const [f, v] of await packageModules(q, projectIds, indexes, packages)) out.set(f, Math.max(out.get(f) ?? 0, v));
   return out;
 }
 
@@ -184,9 +213,10 @@ async function termHits(q: Queryable, projectIds: readonly string[], terms: Task
  * (`uses` weighs the declarations whose bodies use a name the task writes
  * as code; their worth joins the lexical one under that name's term).
  * `dispatch` and `constructors` weigh the methods named for a name the
- * task writes and the constructors of classes it writes as calls.
+ * task writes and the constructors of classes it writes as calls;
+ * `packages` the modules of a package the task names by module path.
  */
-export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights, uses = 0, dispatch = 0, constructors = 0, frames: { weight: number; decay: number } = { weight: 0, decay: 1 }): Promise<TaskMatches> {
+export async function taskMatches(q: Queryable, projectIds: readonly string[], terms: TaskTerms, weights?: SymbolFieldWeights, uses = 0, dispatch = 0, constructors = 0, frames: { weight: number; decay: number } = { weight: 0, decay: 1 }, packages = 0): Promise<TaskMatches> {
   const match = ftsAnyOf(terms.terms);
   const [hits, fileHits, named, files, used] = await Promise.all([
     termHits(q, projectIds, terms, weights),
@@ -197,7 +227,7 @@ export async function taskMatches(q: Queryable, projectIds: readonly string[], t
       ...(await constructorDeclarations(q, exact, new Set(terms.called), constructors)),
       ...(await frameDeclarations(q, projectIds, terms.frames, frames.weight, frames.decay)),
     ]),
-    namedFiles(q, projectIds, terms.paths, terms.optionPaths),
+    namedFiles(q, projectIds, terms.paths, terms.optionPaths, packages),
     uses > 0 ? bodyUses(q, projectIds, terms.identifiers) : Promise.resolve(undefined),
   ]);
   for (const [id, own] of used?.termsOf ?? []) {

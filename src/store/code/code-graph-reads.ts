@@ -105,6 +105,27 @@ export async function filesByPaths(q: Queryable, projectIds: readonly string[], 
   return rows.map((r) => ({ key: r.path, fileId: r.file_id, path: r.path }));
 }
 
+/** Most files read per folder by {@link filesInFolders}: a package larger than this is no place. */
+const FOLDER_FILES = 64;
+
+/** Live code files directly inside each of these project folders (not in their subfolders), at most {@link FOLDER_FILES} per folder. */
+export async function filesInFolders(q: Queryable, projectIds: readonly string[], folders: readonly string[]): Promise<KeyedFile[]> {
+  const out: KeyedFile[] = [];
+  for (const folder of folders) {
+    const prefix = `${folder}/`;
+    // A range on the (project_id, path) key: '0' is the character after '/'.
+    const rows = await q.all<{ file_id: string; path: string }>(
+      `SELECT file_id, path FROM files
+       WHERE project_id IN (${placeholders(projectIds.length)}) AND path > ? AND path < ? AND instr(substr(path, ?), '/') = 0
+         AND status <> 'retired' AND file_type = 'code'
+       ORDER BY path LIMIT ?`,
+      [...projectIds, prefix, `${folder}0`, prefix.length + 1, FOLDER_FILES + 1],
+    );
+    if (rows.length <= FOLDER_FILES) for (const r of rows) out.push({ key: folder, fileId: r.file_id, path: r.path });
+  }
+  return out;
+}
+
 /** Import edges leaving or entering these files (resolved as in `file_import_edges`), at most `limit`. */
 export async function importEdgesOf(q: Queryable, fileIds: readonly string[], limit: number): Promise<FileEdge[]> {
   if (fileIds.length === 0) return [];
