@@ -117,7 +117,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await worker.start();
       await tasks.start();
     }
-    const collector = scheduleCollection(db, clock);
+    const collector = scheduleCollection(worker instanceof WriterThread ? () => worker.collect() : () => collectChunks(db, clock()));
     const http = createHttpApp({ config, service, mcp, endpoints, console: createConsole({ service, endpoints }) });
     return {
       deps: { config, db, clock },
@@ -181,12 +181,14 @@ function productTaskKinds(config: Config): TaskKind[] {
 /**
  * Every ten minutes, collects chunks no file references (after their grace),
  * purges removed terms from the full-text indexes and truncates the WAL, so
- * replaced bytes leave the database file. `stop` waits for a pass in flight.
+ * replaced bytes leave the database file: on the writer thread when there
+ * is one (the FTS optimize and the checkpoint held the serving thread for
+ * seconds on a large store), else in place. `stop` waits for a pass in flight.
  */
-function scheduleCollection(db: Db, clock: Clock): { stop(): Promise<void> } {
+function scheduleCollection(collect: () => Promise<unknown>): { stop(): Promise<void> } {
   let pass: Promise<unknown> = Promise.resolve();
   const timer = setInterval(() => {
-    pass = collectChunks(db, clock()).catch((error: unknown) => log.warn("storage collection failed", { error }));
+    pass = collect().catch((error: unknown) => log.warn("storage collection failed", { error }));
   }, COLLECT_INTERVAL_MS);
   timer.unref();
   return {

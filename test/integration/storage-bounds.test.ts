@@ -19,6 +19,7 @@ import { EMPTY_CHUNK_ID, putChunk } from "../../src/store/files/chunks.js";
 import { createTestWorld, fakeClock, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
+import { WriterThread } from "../../src/ingest/read/writer/writer-host.js";
 
 /**
  * Two markers: one as written, one a word the full-text index stores as is
@@ -203,5 +204,23 @@ describe("storage bounds", () => {
     await expect(ingestBatch(db(), { projectId: w.projectId }, more, w.app.tools)).rejects.toMatchObject({ code: "quota_exceeded" });
     // Bytes already stored cost nothing: uploading them again passes a full quota.
     await putChunk(db(), w.projectId, sha("#\n"), Buffer.from("#\n"), now, 1);
+  });
+});
+
+describe("the scheduled storage pass on a served file", () => {
+  it("runs on the writer thread's connection: a stray chunk past its grace is collected there", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pks-collect-"));
+    const w = await createTestWorld({ dbUrl: `file:${join(dir, "pks.db")}` });
+    try {
+      const worker = w.app.worker;
+      expect(worker).toBeInstanceOf(WriterThread);
+      const old = new Date(Date.now() - 2 * CHUNK_GRACE_MS).toISOString();
+      await w.app.deps.db.execute("INSERT INTO chunks (project_id, chunk_id, size, bytes, created_at) VALUES (?, 'stray', 3, x'616263', ?)", [w.projectId, old]);
+      await (worker as WriterThread).collect();
+      expect(await w.app.deps.db.get("SELECT chunk_id FROM chunks WHERE chunk_id = 'stray'")).toBeUndefined();
+    } finally {
+      await w.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -43,6 +43,7 @@ export class WriterThread implements ReadingWorker {
   #thread: Worker | undefined;
   #nextId = 0;
   readonly #idle = new Map<number, () => void>();
+  readonly #collecting = new Map<number, () => void>();
   #stopping = false;
   #stopped: (() => void) | undefined;
 
@@ -88,6 +89,20 @@ export class WriterThread implements ReadingWorker {
     });
   }
 
+  /**
+   * The scheduled storage pass (`collectChunks`), run on the writer's
+   * connection: its FTS optimize and WAL truncation took 2.3 s of the
+   * serving thread at 4M lines. Resolves when the pass ended (or the thread).
+   */
+  collect(): Promise<void> {
+    if (!this.#thread) return Promise.resolve();
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#collecting.set(id, resolve);
+      this.#send({ type: "collect", id });
+    });
+  }
+
   async stop(): Promise<void> {
     const thread = this.#thread;
     this.#stopping = true;
@@ -107,6 +122,9 @@ export class WriterThread implements ReadingWorker {
     else if (answer.type === "idle") {
       this.#idle.get(answer.id)?.();
       this.#idle.delete(answer.id);
+    } else if (answer.type === "collected") {
+      this.#collecting.get(answer.id)?.();
+      this.#collecting.delete(answer.id);
     } else if (answer.type === "stopped") this.#stopped?.();
   }
 
@@ -114,6 +132,9 @@ export class WriterThread implements ReadingWorker {
   #exited(thread: Worker, code: number): void {
     if (this.#thread !== thread) return;
     this.#thread = undefined;
+    // A pass the thread held ends with it; the next interval runs another.
+    for (const resolve of this.#collecting.values()) resolve();
+    this.#collecting.clear();
     if (this.#stopping) {
       this.#stopped?.();
       for (const resolve of this.#idle.values()) resolve();

@@ -17,11 +17,13 @@ export interface WriterData {
 export type WriterRequest =
   | { readonly type: "kick" }
   | { readonly type: "idle"; readonly id: number }
+  | { readonly type: "collect"; readonly id: number }
   | { readonly type: "stop" };
 
 export type WriterAnswer =
   | { readonly type: "started" }
   | { readonly type: "start-failed"; readonly message: string }
   | { readonly type: "idle"; readonly id: number }
+  | { readonly type: "collected"; readonly id: number }
   | { readonly type: "stopped" }
   | { readonly type: "log"; readonly record: LogRecord };

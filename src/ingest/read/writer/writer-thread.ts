@@ -7,10 +7,11 @@
  * writes them and hands them to its listeners (MCP sessions hear them).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { onLog, setLogOutput } from "../../../logger.js";
+import { log, onLog, setLogOutput } from "../../../logger.js";
 import { openDatabase } from "../../../store/db.js";
 import { SpaceFloor } from "../../../store/free-space.js";
 import { WriteTurns } from "../../../store/write-turns.js";
+import { collectChunks } from "../../accept/storage.js";
 import { IngestWorker } from "../ingest-worker.js";
 import { LeasedWorker } from "./leased-worker.js";
 import type { WriterAnswer, WriterData, WriterRequest } from "./writer-protocol.js";
@@ -35,6 +36,10 @@ try {
   port.on("message", (request: WriterRequest) => {
     if (request.type === "kick") worker.kick();
     else if (request.type === "idle") void worker.whenIdle().then(() => post({ type: "idle", id: request.id }));
+    else if (request.type === "collect")
+      void collectChunks(db, Date.now())
+        .catch((error: unknown) => log.warn("storage collection failed", { error }))
+        .finally(() => post({ type: "collected", id: request.id }));
     else
       void worker.stop().finally(() => {
         db.close();
