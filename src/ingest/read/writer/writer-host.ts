@@ -81,12 +81,7 @@ export class WriterThread implements ReadingWorker {
   }
 
   whenIdle(): Promise<void> {
-    if (!this.#thread) return Promise.resolve();
-    const id = this.#nextId++;
-    return new Promise((resolve) => {
-      this.#idle.set(id, resolve);
-      this.#send({ type: "idle", id });
-    });
+    return this.#ask(this.#idle, "idle");
   }
 
   /**
@@ -95,11 +90,16 @@ export class WriterThread implements ReadingWorker {
    * serving thread at 4M lines. Resolves when the pass ended (or the thread).
    */
   collect(): Promise<void> {
+    return this.#ask(this.#collecting, "collect");
+  }
+
+  /** Asks the thread for something it answers by id; resolves on the answer (or at once without a thread). */
+  #ask(waits: Map<number, () => void>, type: "idle" | "collect"): Promise<void> {
     if (!this.#thread) return Promise.resolve();
     const id = this.#nextId++;
     return new Promise((resolve) => {
-      this.#collecting.set(id, resolve);
-      this.#send({ type: "collect", id });
+      waits.set(id, resolve);
+      this.#send({ type, id });
     });
   }
 
@@ -119,13 +119,9 @@ export class WriterThread implements ReadingWorker {
 
   #answer(answer: WriterAnswer): void {
     if (answer.type === "log") relayLog(answer.record);
-    else if (answer.type === "idle") {
-      this.#idle.get(answer.id)?.();
-      this.#idle.delete(answer.id);
-    } else if (answer.type === "collected") {
-      this.#collecting.get(answer.id)?.();
-      this.#collecting.delete(answer.id);
-    } else if (answer.type === "stopped") this.#stopped?.();
+    else if (answer.type === "idle") settle(this.#idle, answer.id);
+    else if (answer.type === "collected") settle(this.#collecting, answer.id);
+    else if (answer.type === "stopped") this.#stopped?.();
   }
 
   /** A thread that ended unasked (a native failure, its heap) is started again; its claims are queued again at start. */
@@ -146,4 +142,10 @@ export class WriterThread implements ReadingWorker {
       if (!this.#stopping) this.start().catch((error: unknown) => log.error("the writer thread did not start again", { error }));
     }, RESTART_MS).unref();
   }
+}
+
+/** Resolves and forgets one wait. */
+function settle(waits: Map<number, () => void>, id: number): void {
+  waits.get(id)?.();
+  waits.delete(id);
 }
