@@ -16,7 +16,7 @@ import type { Db, Queryable } from "../store/db.js";
 import { normalizeName } from "../entities/normalize-name.js";
 import { newId } from "../ids.js";
 import type { SchemaField } from "../vocabulary.js";
-import { readTypingMaterial } from "../store/categories/typing-material.js";
+import { cellIdsOfFactions } from "../store/categories/typing-material.js";
 import { dropPendingProposals, insertProposal, proposalsByFingerprint, refreshPendingProposal } from "../store/categories/category-proposals.js";
 import type { ProposedShape } from "../store/categories/category-proposals.js";
 import { fileMember, readCategories } from "../store/categories/category-members.js";
@@ -24,12 +24,12 @@ import { dropSchemaProposal, readSchema, readSchemaProposal, rejectedFields, wri
 import type { StoredSchema } from "../store/categories/category-schemas.js";
 import { filledCellsOfCategory, writeFilledCell } from "../store/categories/filled-cells.js";
 import { upsertNamedEntities } from "../store/graph/named-entities.js";
-import type { Instance, InstanceSource, StoredCell } from "./instance.js";
-import { readInstances } from "./propose/read-instances.js";
+import type { Instance, InstanceSource } from "./instance.js";
 import { proposeShapes } from "./propose/propose-shapes.js";
 import type { ShapeProposal } from "./propose/propose-shapes.js";
 import { fillFields } from "./fill/fill-fields.js";
 import { addedFields, fieldFingerprint } from "./schema-change.js";
+import { readTyping } from "./typing-read.js";
 
 /** What one pass did, for logs and tests. */
 export interface ReviewSummary {
@@ -42,19 +42,20 @@ export interface ReviewSummary {
 }
 
 /**
- * Runs the typing pass over one project. The sections are read and grouped
- * before the write transaction opens, so writers wait only for the pass's
- * own writes; a file that changes in between is seen by the next pass (one
- * runs after every drained batch).
+ * Runs the typing pass over one project: `instances` are every ready
+ * file's (`readTyping`, read here when not given). The sections are read
+ * and grouped before the write transaction opens, so writers wait only
+ * for the pass's own writes; a file that changes in between is seen by the
+ * next pass (one runs after every drained batch).
  */
-export async function reviewTypes(db: Db, projectId: string, now: string, read?: TypingMaterial): Promise<ReviewSummary> {
-  const material = read ?? (await readTypingMaterial(db, projectId));
-  return (await db.transaction((tx) => reviewInTransaction(tx, projectId, now, material)))!;
+export async function reviewTypes(db: Db, projectId: string, now: string, instances?: Instance[]): Promise<ReviewSummary> {
+  const all = instances ?? (await readTyping(db, projectId)).instances;
+  return (await db.transaction((tx) => reviewInTransaction(tx, projectId, now, all)))!;
 }
 
 /**
- * The typing pass over part of a project: `material` holds every ready
- * file with instances of the `sources` in scope, and only their shapes are
+ * The typing pass over part of a project: `instances` are those of every
+ * ready file with instances of the `sources` in scope, and only their shapes are
  * proposed, refreshed or dropped (shapes group within one source, so the
  * others stand as the whole pass would leave them). Answers undefined,
  * writing nothing, when the project has a type: a type's members and
@@ -66,10 +67,10 @@ export async function reviewTypesOf(
   db: Db,
   projectId: string,
   now: string,
-  material: TypingMaterial,
+  instances: Instance[],
   sources: ReadonlySet<InstanceSource>,
 ): Promise<ReviewSummary | undefined> {
-  return db.transaction((tx) => reviewInTransaction(tx, projectId, now, material, undefined, sources));
+  return db.transaction((tx) => reviewInTransaction(tx, projectId, now, instances, undefined, sources));
 }
 
 /**
@@ -78,11 +79,9 @@ export async function reviewTypesOf(
  * how many filled cells were written.
  */
 export async function refillCategory(db: Db, projectId: string, categoryId: string, now: string): Promise<number> {
-  const material = await readTypingMaterial(db, projectId);
-  return db.transaction(async (tx) => (await reviewInTransaction(tx, projectId, now, material, categoryId))!.filled);
+  const { instances } = await readTyping(db, projectId);
+  return db.transaction(async (tx) => (await reviewInTransaction(tx, projectId, now, instances, categoryId))!.filled);
 }
-
-type TypingMaterial = Awaited<ReturnType<typeof readTypingMaterial>>;
 
 /** The source a proposal's fingerprint was read from (`section:incident` → `section`). */
 function sourceOf(fingerprint: string): string {
@@ -94,15 +93,13 @@ async function reviewInTransaction(
   tx: Queryable,
   projectId: string,
   now: string,
-  material: TypingMaterial,
+  all: Instance[],
   refill?: string,
   sources?: ReadonlySet<InstanceSource>,
 ): Promise<ReviewSummary | undefined> {
   const summary: ReviewSummary = { proposed: 0, refreshed: 0, dropped: 0, filed: 0, filled: 0, schemaProposals: 0 };
-  const all = readInstances(material.factions, material.cells);
   const instances = sources ? all.filter((i) => sources.has(i.source)) : all;
   const shapes = proposeShapes(instances);
-  const cellsOf = groupCells(material.cells);
   const proposals = await proposalsByFingerprint(tx, projectId);
   const categories = new Map((await readCategories(tx, projectId)).map((c) => [normalizeName(c.name), c.entityId]));
   const typeOf = (shape: ShapeProposal) => {
@@ -132,7 +129,7 @@ async function reviewInTransaction(
       summary.refreshed++;
     }
   }
-  for (const [categoryId, of] of typed) await applyToCategory(tx, projectId, categoryId, of, cellsOf, now, summary, refill === categoryId);
+  for (const [categoryId, of] of typed) await applyToCategory(tx, projectId, categoryId, of, now, summary, refill === categoryId);
   const inScope = (fingerprint: string) => !sources || sources.has(sourceOf(fingerprint) as InstanceSource);
   const gone = [...proposals.values()].filter((p) => p.status === 0 && !seen.has(p.fingerprint) && inScope(p.fingerprint)).map((p) => p.proposalId);
   await dropPendingProposals(tx, gone);
@@ -142,16 +139,6 @@ async function reviewInTransaction(
 
 function proposedShape(shape: ShapeProposal): ProposedShape {
   return { fingerprint: shape.fingerprint, name: shape.name, description: shape.description, fields: shape.fields, evidence: [...new Set(shape.evidence)] };
-}
-
-function groupCells(cells: readonly StoredCell[]): Map<string, StoredCell[]> {
-  const out = new Map<string, StoredCell[]>();
-  for (const c of cells) {
-    const list = out.get(c.factionId);
-    if (list) list.push(c);
-    else out.set(c.factionId, [c]);
-  }
-  return out;
 }
 
 /**
@@ -168,7 +155,6 @@ async function applyToCategory(
   projectId: string,
   categoryId: string,
   shapes: readonly ShapeProposal[],
-  cellsOf: Map<string, StoredCell[]>,
   now: string,
   summary: ReviewSummary,
   refill: boolean,
@@ -179,12 +165,13 @@ async function applyToCategory(
   if (await proposeSchemaChange(tx, projectId, categoryId, schema, candidates, evidence, now)) summary.schemaProposals++;
   const filled = await filledCellsOfCategory(tx, categoryId);
   const typeName = shapes[0]!.name;
+  const cellsOf = await cellIdsOfFactions(tx, shapes.flatMap((s) => s.instances.flatMap((i) => i.factionIds)));
   for (const member of membersOf(shapes)) {
     const title = member.title.trim() || typeName;
     const [entityId] = await upsertNamedEntities(tx, projectId, [{ name: title, normName: normalizeName(title), normNames: [], kind: "record" }]);
     for (const instance of member.instances) {
       const cells = instance.factionIds.flatMap((id) => cellsOf.get(id) ?? []);
-      await fileMember(tx, categoryId, { entityId: entityId!, factionIds: instance.factionIds, cellIds: cells.map((c) => c.cellId), anchorCellId: cells[0]?.cellId });
+      await fileMember(tx, categoryId, { entityId: entityId!, factionIds: instance.factionIds, cellIds: cells, anchorCellId: cells[0] });
       summary.filed++;
     }
     const whole = mergedInstance(member.instances);

@@ -17,16 +17,21 @@
  * that stopped being ready, or became ready without this process reading
  * them, are found by comparing the index with the project's ready file ids
  * and count as touched.
+ *
+ * Both passes read through `readTyping`: the material a page of files at a
+ * time, keeping instances, so neither holds more than a page of material.
  */
 import type { Db } from "../store/db.js";
 import { log } from "../logger.js";
-import { readTypingMaterial, readyFileIds } from "../store/categories/typing-material.js";
+import { readyFileIds } from "../store/categories/typing-material.js";
 import type { InstanceSource } from "./instance.js";
-import { readInstances } from "./propose/read-instances.js";
 import { reviewTypes, reviewTypesOf } from "./review-types.js";
 import type { ReviewSummary } from "./review-types.js";
+import { readTyping } from "./typing-read.js";
+import type { TypingRead } from "./typing-read.js";
 
 const NO_SOURCES: ReadonlySet<InstanceSource> = new Set();
+const NOTHING_READ: TypingRead = { instances: [], sources: new Map() };
 
 /** What one pass did: the review's counts, whether it was the whole pass, and how many files' material it read. */
 export interface IndexedReview extends ReviewSummary {
@@ -37,6 +42,12 @@ export interface IndexedReview extends ReviewSummary {
 export class TypingIndex {
   /** Per project: each ready file's instance sources as of the last pass. */
   readonly #projects = new Map<string, Map<string, ReadonlySet<InstanceSource>>>();
+  /** Rows of material a page holds (the store's page unless a test asks for smaller pages). */
+  readonly #pageRows: number | undefined;
+
+  constructor(options: { pageRows?: number } = {}) {
+    this.#pageRows = options.pageRows;
+  }
 
   /** Runs the pass over one project after a batch that settled `touched` (file ids). */
   async review(db: Db, projectId: string, touched: Iterable<string>, now: string): Promise<IndexedReview> {
@@ -46,18 +57,16 @@ export class TypingIndex {
     const changed = new Set(touched);
     for (const id of known.keys()) if (!ready.has(id)) changed.add(id);
     for (const id of ready) if (!known.has(id)) changed.add(id);
-    const first = await readTypingMaterial(db, projectId, [...changed]);
-    const now_ = sourcesByFile(first);
+    const first = await readTyping(db, projectId, [...changed], this.#pageRows);
     const scope = new Set<InstanceSource>();
-    for (const id of changed) for (const s of [...(known.get(id) ?? NO_SOURCES), ...(now_.get(id) ?? NO_SOURCES)]) scope.add(s);
+    for (const id of changed) for (const s of [...(known.get(id) ?? NO_SOURCES), ...(first.sources.get(id) ?? NO_SOURCES)]) scope.add(s);
     const others = [...known].filter(([id, sources]) => !changed.has(id) && [...sources].some((s) => scope.has(s))).map(([id]) => id);
-    const rest = scope.size === 0 ? { factions: [], cells: [] } : await readTypingMaterial(db, projectId, others);
-    const material = { factions: [...first.factions, ...rest.factions], cells: [...first.cells, ...rest.cells] };
+    const rest = scope.size === 0 ? NOTHING_READ : await readTyping(db, projectId, others, this.#pageRows);
     // Run even with nothing in scope: a project with a type gets the whole pass (its schema may have changed).
-    const summary = await reviewTypesOf(db, projectId, now, material, scope);
+    const summary = await reviewTypesOf(db, projectId, now, [...first.instances, ...rest.instances], scope);
     if (!summary) return this.#whole(db, projectId, now);
     for (const id of changed) {
-      if (ready.has(id)) known.set(id, now_.get(id) ?? NO_SOURCES);
+      if (ready.has(id)) known.set(id, first.sources.get(id) ?? NO_SOURCES);
       else known.delete(id);
     }
     return { ...summary, whole: false, filesRead: changed.size + others.length };
@@ -66,22 +75,11 @@ export class TypingIndex {
   /** The whole pass, and the index built from the material it read. */
   async #whole(db: Db, projectId: string, now: string): Promise<IndexedReview> {
     const ready = await readyFileIds(db, projectId);
-    const material = await readTypingMaterial(db, projectId);
-    const summary = await reviewTypes(db, projectId, now, material);
-    const sources = sourcesByFile(material);
+    const { instances, sources } = await readTyping(db, projectId, undefined, this.#pageRows);
+    const summary = await reviewTypes(db, projectId, now, instances);
     this.#projects.set(projectId, new Map(ready.map((id) => [id, sources.get(id) ?? NO_SOURCES])));
     return { ...summary, whole: true, filesRead: ready.length };
   }
-}
-
-/** The instance sources of each file in some material. */
-function sourcesByFile(material: Awaited<ReturnType<typeof readTypingMaterial>>): Map<string, ReadonlySet<InstanceSource>> {
-  const out = new Map<string, Set<InstanceSource>>();
-  for (const instance of readInstances(material.factions, material.cells)) {
-    const set = out.get(instance.fileId) ?? new Set<InstanceSource>();
-    out.set(instance.fileId, set.add(instance.source));
-  }
-  return out;
 }
 
 /**

@@ -208,12 +208,27 @@ function nameFromKeys(source: InstanceSource, instances: readonly Instance[]): s
   return "Record";
 }
 
+/** An instance's type hint in the form groups compare ("" when it has none). */
+function hintOf(instance: Instance): string {
+  return instance.typeHint === undefined ? "" : hintKey(instance.typeHint);
+}
+
+/**
+ * Whether an instance can be in any proposal: one with a type hint, or one
+ * with at least {@link MIN_SHARED_KEYS} keys (with fewer it can neither
+ * join a group formed by keys nor start one: see `clusterByKeys`). A pass
+ * that reads a project in pages keeps only these, and proposes the same.
+ */
+export function canJoinShape(instance: Instance): boolean {
+  return hintOf(instance).length > 0 || keysOf(instance).size >= MIN_SHARED_KEYS;
+}
+
 /** Groups of instances: by source and type hint where there is one, by shared keys where there is none. */
 function groupsOf(instances: readonly Instance[]): Group[] {
   const typed = new Map<string, Instance[]>();
   const untyped = new Map<InstanceSource, Instance[]>();
   for (const instance of instances) {
-    const hint = instance.typeHint === undefined ? "" : hintKey(instance.typeHint);
+    const hint = hintOf(instance);
     if (hint.length > 0) {
       const id = `${instance.source}\u0000${hint}`;
       const members = typed.get(id);
