@@ -111,7 +111,7 @@ export async function readTypingMaterial(
  * documents held 20,263 factions and 43,132 cells (33 MB of live objects)
  * at once.
  */
-export const PAGE_ROWS = 4_000;
+export const PAGE_ROWS = 2_000;
 
 /** What typing reads: factions and cells of some files, in file and reading order. */
 export type TypingMaterial = Awaited<ReturnType<typeof readTypingMaterial>>;
