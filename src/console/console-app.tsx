@@ -72,11 +72,70 @@ export function createConsole(parts: ConsoleParts): ConsoleApp {
 }
 
 function consoleRoutes(parts: ConsoleParts): Hono {
-  const { service } = parts;
-  const operations = new Map<string, Operation>([...parts.endpoints, ...consoleOperations].map((op) => [op.name, op]));
-  const assets = loadAssets();
+  const callers = new Callers(parts);
   const app = new Hono();
+  mountFrame(app, loadAssets());
+  mountSession(app, callers);
+  mountProjectPages(app, callers);
+  mountChanges(app, callers);
+  return app;
+}
 
+/** Who is calling, and the project pages they may open: the pipeline judges both, as for any API call. */
+class Callers {
+  readonly #service: Service;
+  readonly #operations: Map<string, Operation>;
+
+  constructor(parts: ConsoleParts) {
+    this.#service = parts.service;
+    this.#operations = new Map<string, Operation>([...parts.endpoints, ...consoleOperations].map((op) => [op.name, op]));
+  }
+
+  /** The signed-in caller, or undefined (no cookie, or a session the pipeline refuses). */
+  async signedIn(c: Context): Promise<{ token: string; principal: Principal } | undefined> {
+    const token = sessionToken(c);
+    if (!token) return undefined;
+    try {
+      return { token, principal: await this.#service.admit(`Bearer ${token}`, ["session"]) };
+    } catch (err) {
+      if (isAppError(err) && err.status === 401) return undefined;
+      throw err;
+    }
+  }
+
+  /** A visit of the caller's outside any project (the project list, ending the session). */
+  visit(principal: Principal): Visit {
+    return new Visit({ service: this.#service, operations: this.#operations, principal });
+  }
+
+  async projectsOf(principal: Principal): Promise<ProjectView[]> {
+    return (await this.visit(principal).call<{ projects: ProjectView[] }>("projects.list")).projects;
+  }
+
+  /** Trades a key for a session, as `POST /sessions` does. */
+  async createSession(key: string, address: string | undefined): Promise<{ sessionToken: string; expiresAt: string }> {
+    const caller = { authorization: `Bearer ${key}`, address };
+    return (await this.#service.run(this.#operations.get("sessions.create")!, { caller, input: () => ({}) })) as { sessionToken: string; expiresAt: string };
+  }
+
+  /** A project page: signed in, a member of the project, then the handler. */
+  async inProject(c: Context, handler: (ctx: PageContext) => Promise<PageResult | Response>, signed?: { token: string; principal: Principal }): Promise<Response> {
+    const who = signed ?? (await this.signedIn(c));
+    if (!who) return c.redirect("/sign-in", 303);
+    const projectId = c.req.param("projectId") ?? "";
+    const project = (await this.projectsOf(who.principal)).find((p) => p.projectId === projectId);
+    if (!project) return page(c, { title: "Project not found", signedIn: true }, <p>No project of yours has this address.</p>, 404);
+    const visit = new Visit({ service: this.#service, operations: this.#operations, principal: who.principal, projectId, level: project.level });
+    const ctx: PageContext = { visit, csrf: csrfToken(who.token), project, url: new URL(c.req.url) };
+    const result = await handler(ctx);
+    if (result instanceof Response) return result;
+    if (isRedirect(result)) return c.redirect(result.redirect, 303);
+    return page(c, { ...result.frame, project, signedIn: true }, result.body, result.status ?? 200);
+  }
+}
+
+/** Security headers on the console's paths, its error pages and its three static assets. */
+function mountFrame(app: Hono, assets: { css: string; js: string; icon: string }): void {
   app.use("*", async (c, next) => {
     if (!CONSOLE_PATH.test(c.req.path)) return next();
     return securityHeaders(c, next);
@@ -86,146 +145,97 @@ function consoleRoutes(parts: ConsoleParts): Hono {
     log.error("console page failed", { path: c.req.path, error: err });
     return page(c, { title: "Something went wrong" }, <p>The page could not be made. Try again.</p>, 500);
   });
-
   app.get("/assets/console.css", (c) => c.body(assets.css, 200, { "Content-Type": "text/css; charset=utf-8", "Cache-Control": "no-cache" }));
   app.get("/assets/console.js", (c) => c.body(assets.js, 200, { "Content-Type": "text/javascript; charset=utf-8", "Cache-Control": "no-cache" }));
   app.get("/assets/icon.svg", (c) => c.body(assets.icon, 200, { "Content-Type": "image/svg+xml", "Cache-Control": "no-cache" }));
+}
 
-  /** The signed-in caller, or undefined (no cookie, or a session the pipeline refuses). */
-  async function signedIn(c: Context): Promise<{ token: string; principal: Principal } | undefined> {
-    const token = sessionToken(c);
-    if (!token) return undefined;
-    try {
-      return { token, principal: await service.admit(`Bearer ${token}`, ["session"]) };
-    } catch (err) {
-      if (isAppError(err) && err.status === 401) return undefined;
-      throw err;
-    }
-  }
-
-  async function projectsOf(principal: Principal): Promise<ProjectView[]> {
-    const visit = new Visit({ service, operations, principal });
-    return (await visit.call<{ projects: ProjectView[] }>("projects.list")).projects;
-  }
-
+/** The home redirect, signing in and out, and the project list. */
+function mountSession(app: Hono, callers: Callers): void {
   app.get("/", (c) =>
     guarded(c, async () => {
-      const who = await signedIn(c);
+      const who = await callers.signedIn(c);
       if (!who) return c.redirect("/sign-in", 303);
-      const projects = await projectsOf(who.principal);
+      const projects = await callers.projectsOf(who.principal);
       return c.redirect(projects.length === 1 ? paths.project(projects[0]!.projectId) : "/projects", 303);
     }),
   );
-
   app.get("/sign-in", async (c) => {
-    if (await signedIn(c)) return c.redirect("/", 303);
+    if (await callers.signedIn(c)) return c.redirect("/", 303);
     return signInPage(c, c.req.query("signed-out") !== undefined ? "signed-out" : undefined);
   });
-
-  app.post("/sign-in", async (c) => {
-    if (!sameOrigin(c)) return refused(c);
-    const form = await readForm(c).catch(() => undefined);
-    if (!form || !sameToken(form.get(CSRF_FIELD) ?? undefined, signInNonceCookie(c))) return refused(c);
-    const key = (form.get("apiKey") ?? "").trim();
-    const sessions = operations.get("sessions.create")!;
-    try {
-      const caller = { authorization: `Bearer ${key}`, address: peerAddress(c) };
-      const minted = (await service.run(sessions, { caller, input: () => ({}) })) as { sessionToken: string; expiresAt: string };
-      clearSignInNonce(c);
-      setSessionCookie(c, minted.sessionToken, minted.expiresAt);
-      return c.redirect("/", 303);
-    } catch (err) {
-      const e = toAppError(err);
-      if (e.status === 401) return signInPage(c, "refused", 401);
-      if (e.status === 403) return signInPage(c, "tier", 403);
-      if (e.status === 429) return signInPage(c, "busy", 429);
-      throw err;
-    }
-  });
-
+  app.post("/sign-in", (c) => signIn(c, callers));
   app.get("/sign-out", (c) =>
     guarded(c, async () => {
-      const who = await signedIn(c);
+      const who = await callers.signedIn(c);
       if (!who) return c.redirect("/sign-in", 303);
-      return page(
-        c,
-        { title: "Sign out", section: "sign-out", signedIn: true },
-        <>
-          <p>Signing out ends this session on the server: the browser's session stops working at once.</p>
-          <ActionForm action="/sign-out" csrf={csrfToken(who.token)} label="Sign out" />
-        </>,
-      );
+      return page(c, { title: "Sign out", section: "sign-out", signedIn: true }, <SignOutForm csrf={csrfToken(who.token)} />);
     }),
   );
-
-  app.post("/sign-out", (c) =>
-    guarded(c, async () => {
-      const token = sessionToken(c);
-      if (!sameOrigin(c) || !token) return refused(c);
-      const form = await readForm(c).catch(() => undefined);
-      if (!form || !sameToken(form.get(CSRF_FIELD) ?? undefined, csrfToken(token))) return refused(c);
-      const who = await signedIn(c);
-      if (who) await new Visit({ service, operations, principal: who.principal }).call("sessions.end", { body: { sessionToken: token } });
-      clearSessionCookie(c);
-      return c.redirect("/sign-in?signed-out", 303);
-    }),
-  );
-
+  app.post("/sign-out", (c) => guarded(c, () => signOut(c, callers)));
   app.get("/projects", (c) =>
     guarded(c, async () => {
-      const who = await signedIn(c);
+      const who = await callers.signedIn(c);
       if (!who) return c.redirect("/sign-in", 303);
-      const projects = await projectsOf(who.principal);
-      return page(
-        c,
-        { title: "Projects", signedIn: true },
-        projects.length === 0 ? (
-          <p>Your account is a member of no project yet.</p>
-        ) : (
-          <ul class="plain">
-            {projects.map((p) => (
-              <li>
-                <a href={paths.project(p.projectId)}>{p.name}</a> <span class="meta">({p.level})</span>
-              </li>
-            ))}
-          </ul>
-        ),
-      );
+      return page(c, { title: "Projects", signedIn: true }, <ProjectList projects={await callers.projectsOf(who.principal)} />);
     }),
   );
+}
 
-  /** A project page: signed in, a member of the project, then the handler. */
-  async function inProject(c: Context, handler: (ctx: PageContext) => Promise<PageResult | Response>, token?: string, principal?: Principal): Promise<Response> {
-    let who = token && principal ? { token, principal } : await signedIn(c);
-    if (!who) return c.redirect("/sign-in", 303);
-    const projectId = c.req.param("projectId") ?? "";
-    const project = (await projectsOf(who.principal)).find((p) => p.projectId === projectId);
-    if (!project) return page(c, { title: "Project not found", signedIn: true }, <p>No project of yours has this address.</p>, 404);
-    const visit = new Visit({ service, operations, principal: who.principal, projectId, level: project.level });
-    const ctx: PageContext = { visit, csrf: csrfToken(who.token), project, url: new URL(c.req.url) };
-    const result = await handler(ctx);
-    if (result instanceof Response) return result;
-    if (isRedirect(result)) return c.redirect(result.redirect, 303);
-    return page(c, { ...result.frame, project, signedIn: true }, result.body, result.status ?? 200);
+/** `POST /sign-in`: a nonce-checked form trading a key for a session cookie; a refused key gets the form again with why. */
+async function signIn(c: Context, callers: Callers): Promise<Response> {
+  if (!sameOrigin(c)) return refused(c);
+  const form = await readForm(c).catch(() => undefined);
+  if (!form || !sameToken(form.get(CSRF_FIELD) ?? undefined, signInNonceCookie(c))) return refused(c);
+  try {
+    const minted = await callers.createSession((form.get("apiKey") ?? "").trim(), peerAddress(c));
+    clearSignInNonce(c);
+    setSessionCookie(c, minted.sessionToken, minted.expiresAt);
+    return c.redirect("/", 303);
+  } catch (err) {
+    const e = toAppError(err);
+    if (e.status === 401) return signInPage(c, "refused", 401);
+    if (e.status === 403) return signInPage(c, "tier", 403);
+    if (e.status === 429) return signInPage(c, "busy", 429);
+    throw err;
   }
+}
 
-  const read = (path: string, handler: ProjectHandler) => app.get(path, (c) => guarded(c, () => inProject(c, (ctx) => handler(ctx, c))));
+/** `POST /sign-out`: ends the session on the server (CSRF-checked), then clears the cookie. */
+async function signOut(c: Context, callers: Callers): Promise<Response> {
+  const checked = await checkedForm(c);
+  if (!checked) return refused(c);
+  const who = await callers.signedIn(c);
+  if (who) await callers.visit(who.principal).call("sessions.end", { body: { sessionToken: checked.token } });
+  clearSessionCookie(c);
+  return c.redirect("/sign-in?signed-out", 303);
+}
 
-  /**
-   * A change: from this origin, with the session's CSRF token, else 403 and
-   * nothing runs. The pipeline then judges the caller as for any call.
-   */
-  const change = (path: string, handler: FormHandler) =>
-    app.post(path, (c) =>
-      guarded(c, async () => {
-        const token = sessionToken(c);
-        if (!sameOrigin(c) || !token) return refused(c);
-        const form = await readForm(c).catch(() => undefined);
-        if (!form || !sameToken(form.get(CSRF_FIELD) ?? undefined, csrfToken(token))) return refused(c);
-        return inProject(c, (ctx) => handler(ctx, form, c));
-      }),
-    );
+function SignOutForm(props: { csrf: string }) {
+  return (
+    <>
+      <p>Signing out ends this session on the server: the browser's session stops working at once.</p>
+      <ActionForm action="/sign-out" csrf={props.csrf} label="Sign out" />
+    </>
+  );
+}
 
+function ProjectList(props: { projects: ProjectView[] }) {
+  if (props.projects.length === 0) return <p>Your account is a member of no project yet.</p>;
+  return (
+    <ul class="plain">
+      {props.projects.map((p) => (
+        <li>
+          <a href={paths.project(p.projectId)}>{p.name}</a> <span class="meta">({p.level})</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** The project pages people read (GET), and the task status the console's script polls. */
+function mountProjectPages(app: Hono, callers: Callers): void {
+  const read = (path: string, handler: ProjectHandler) => app.get(path, (c) => guarded(c, () => callers.inProject(c, (ctx) => handler(ctx, c))));
   read("/p/:projectId", overviewPage);
   read("/p/:projectId/files", filesPage);
   read("/p/:projectId/files/:fileId", (ctx, c) => filePage(ctx, c.req.param("fileId")!));
@@ -241,12 +251,25 @@ function consoleRoutes(parts: ConsoleParts): Hono {
   read("/p/:projectId/keys", (ctx) => keysPage(ctx));
   app.get("/p/:projectId/tasks/:taskId/status", (c) =>
     guarded(c, async () => {
-      const who = await signedIn(c);
+      const who = await callers.signedIn(c);
       if (!who) return c.json({ error: "signed out" }, 401);
-      return inProject(c, async (ctx) => c.json(await taskStatus(ctx, c.req.param("taskId")!)), who.token, who.principal);
+      return callers.inProject(c, async (ctx) => c.json(await taskStatus(ctx, c.req.param("taskId")!)), who);
     }),
   );
+}
 
+/**
+ * The changes (POST): from this origin, with the session's CSRF token, else
+ * 403 and nothing runs. The pipeline then judges the caller as for any call.
+ */
+function mountChanges(app: Hono, callers: Callers): void {
+  const change = (path: string, handler: FormHandler) =>
+    app.post(path, (c) =>
+      guarded(c, async () => {
+        const checked = await checkedForm(c);
+        return checked ? callers.inProject(c, (ctx) => handler(ctx, checked.form, c)) : refused(c);
+      }),
+    );
   change("/p/:projectId/proposals/:proposalId/:decision{confirm|reject}", async (ctx, _form, c) => {
     const decision = c.req.param("decision")!;
     await ctx.visit.call(`category-proposals.${decision}`, { params: { proposalId: c.req.param("proposalId")! }, body: {} });
@@ -262,8 +285,6 @@ function consoleRoutes(parts: ConsoleParts): Hono {
   change("/p/:projectId/artifacts/generate", (ctx, form) => generateArtifact(ctx, form));
   change("/p/:projectId/keys", (ctx, form) => mintKey(ctx, form));
   change("/p/:projectId/keys/:keyId/revoke", (ctx, _form, c) => revokeKey(ctx, c.req.param("keyId")!));
-
-  return app;
 }
 
 /**
@@ -284,6 +305,15 @@ async function guarded(c: Context, run: () => Promise<Response>): Promise<Respon
     const title = err.status === 404 ? "Not found" : err.status === 403 ? "Not allowed" : err.status === 429 ? "Too many requests" : "Refused";
     return page(c, { title, signedIn: sessionToken(c) !== undefined }, <Notice kind="problem">{err.message}</Notice>, err.status);
   }
+}
+
+/** A signed-in change's form: from this origin, with the session's CSRF token; undefined when either check fails. */
+async function checkedForm(c: Context): Promise<{ token: string; form: URLSearchParams } | undefined> {
+  const token = sessionToken(c);
+  if (!sameOrigin(c) || !token) return undefined;
+  const form = await readForm(c).catch(() => undefined);
+  if (!form || !sameToken(form.get(CSRF_FIELD) ?? undefined, csrfToken(token))) return undefined;
+  return { token, form };
 }
 
 /** 403 for a change without this origin's CSRF token: nothing ran. */

@@ -48,7 +48,6 @@ const NAV: Array<[Section, string, (p: string) => string]> = [
 ];
 
 export function Layout(props: Frame & { children?: Child }) {
-  const { project, section } = props;
   return (
     <html lang="en">
       <head>
@@ -66,44 +65,14 @@ export function Layout(props: Frame & { children?: Child }) {
         <header class="top">
           <p class="brand">
             pks
-            {project ? (
+            {props.project ? (
               <span class="where">
                 {" "}
-                · {project.name} <span class="level">({project.level})</span> · <a href="/projects">Switch project</a>
+                · {props.project.name} <span class="level">({props.project.level})</span> · <a href="/projects">Switch project</a>
               </span>
             ) : null}
           </p>
-          {project ? (
-            <nav aria-label="Console">
-              <ul>
-                {NAV.map(([id, label, href]) => (
-                  <li>
-                    <a href={href(project.projectId)} aria-current={section === id ? "page" : undefined}>
-                      {label}
-                    </a>
-                  </li>
-                ))}
-                <li>
-                  <a href="/sign-out" aria-current={section === "sign-out" ? "page" : undefined}>
-                    Sign out
-                  </a>
-                </li>
-              </ul>
-            </nav>
-          ) : props.signedIn ? (
-            <nav aria-label="Console">
-              <ul>
-                <li>
-                  <a href="/projects">Projects</a>
-                </li>
-                <li>
-                  <a href="/sign-out" aria-current={section === "sign-out" ? "page" : undefined}>
-                    Sign out
-                  </a>
-                </li>
-              </ul>
-            </nav>
-          ) : null}
+          <Navigation {...props} />
         </header>
         <main id="main" tabindex={-1}>
           <h1>{props.title}</h1>
@@ -111,6 +80,26 @@ export function Layout(props: Frame & { children?: Child }) {
         </main>
       </body>
     </html>
+  );
+}
+
+/** The project's sections and "Sign out"; without a project, the project list and "Sign out" for a signed-in visitor. */
+function Navigation({ project, section, signedIn }: Frame) {
+  if (!project && !signedIn) return null;
+  const links: Array<[Section | undefined, string, string]> = project ? NAV.map(([id, label, href]) => [id, label, href(project.projectId)]) : [[undefined, "Projects", "/projects"]];
+  links.push(["sign-out", "Sign out", "/sign-out"]);
+  return (
+    <nav aria-label="Console">
+      <ul>
+        {links.map(([id, label, href]) => (
+          <li>
+            <a href={href} aria-current={id !== undefined && section === id ? "page" : undefined}>
+              {label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
   );
 }
 
@@ -124,6 +113,34 @@ export function ActionForm(props: { action: string; csrf: string; label: string;
         {props.label}
       </button>
     </form>
+  );
+}
+
+/**
+ * A data table in its scrolling frame: one header row of column names (a
+ * `[name, class]` pair for a column with a class, e.g. "num"), then the rows.
+ */
+export function Table(props: { head: Array<string | [string, string]>; caption?: string; children?: Child }) {
+  return (
+    <div class="wide">
+      <table>
+        {props.caption ? <caption>{props.caption}</caption> : null}
+        <thead>
+          <tr>
+            {props.head.map((h) =>
+              typeof h === "string" ? (
+                <th scope="col">{h}</th>
+              ) : (
+                <th scope="col" class={h[1]}>
+                  {h[0]}
+                </th>
+              ),
+            )}
+          </tr>
+        </thead>
+        <tbody>{props.children}</tbody>
+      </table>
+    </div>
   );
 }
 

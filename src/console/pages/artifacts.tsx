@@ -3,7 +3,7 @@ import type { Child } from "hono/jsx";
 import type { ArtifactListRow, ArtifactResource } from "../../artifacts/resources.js";
 import type { TaskView } from "../../tasks/task-endpoints.js";
 import { AppError } from "../../errors.js";
-import { ActionForm, paths } from "../layout.js";
+import { ActionForm, paths, Table } from "../layout.js";
 import type { PageContext, Rendered } from "../page.js";
 import type { Visit } from "../visit.js";
 
@@ -33,30 +33,18 @@ export async function artifactsPage({ visit, project, csrf, url }: PageContext):
           {page.rows.length === 0 ? (
             <p>No artifact yet.</p>
           ) : (
-            <div class="wide">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Title</th>
-                    <th scope="col">Kind</th>
-                    <th scope="col">Corpus version</th>
-                    <th scope="col">Freshness</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.rows.map((a) => (
-                    <tr>
-                      <td>
-                        <a href={paths.artifact(p, a.artifactId)}>{a.title}</a>
-                      </td>
-                      <td>{a.kind}</td>
-                      <td>{a.corpusVersion}</td>
-                      <td>{a.stale ? <span class="stale">Stale</span> : "Current"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <Table head={["Title", "Kind", "Corpus version", "Freshness"]}>
+              {page.rows.map((a) => (
+                <tr>
+                  <td>
+                    <a href={paths.artifact(p, a.artifactId)}>{a.title}</a>
+                  </td>
+                  <td>{a.kind}</td>
+                  <td>{a.corpusVersion}</td>
+                  <td>{a.stale ? <span class="stale">Stale</span> : "Current"}</td>
+                </tr>
+              ))}
+            </Table>
           )}
           {page.nextCursor ? (
             <p>

@@ -3,7 +3,7 @@ import type { Proposal } from "../../categories/resources.js";
 import type { Cell, CellContext, Faction, FileResource } from "../../graph/resources.js";
 import type { FileText } from "../../graph/read-file-text.js";
 import type { LeaseStatus } from "../../ingest/accept/lease-status.js";
-import { bytes, count, paths, spanText } from "../layout.js";
+import { bytes, count, paths, spanText, Table } from "../layout.js";
 import type { PageContext, Rendered } from "../page.js";
 
 /** Lines shown of one file; past it the view says where it stopped. */
@@ -19,27 +19,7 @@ export async function overviewPage({ visit, project }: PageContext): Promise<Ren
     frame: { title: "Overview", section: "overview" },
     body: (
       <>
-        <section aria-labelledby="reading">
-          <h2 id="reading">Reading</h2>
-          <dl class="facts">
-            <dt>State</dt>
-            <dd>{lease.state === "reading" ? "Reading files" : lease.state === "scanning" ? "Listing the folder" : "Idle"}</dd>
-            <dt>Corpus version</dt>
-            <dd>{lease.version}</dd>
-            <dt>Ready</dt>
-            <dd>{lease.files.ready}</dd>
-            <dt>Queued</dt>
-            <dd>{lease.files.queued}</dd>
-            <dt>Being read</dt>
-            <dd>{lease.files.reading}</dd>
-            <dt>Failed</dt>
-            <dd>{lease.files.failed}</dd>
-            <dt>Last change</dt>
-            <dd>
-              <time datetime={lease.updatedAt}>{lease.updatedAt}</time>
-            </dd>
-          </dl>
-        </section>
+        <ReadingState lease={lease} />
         <section aria-labelledby="waiting">
           <h2 id="waiting">Waiting for a decision</h2>
           <p>
@@ -49,34 +29,52 @@ export async function overviewPage({ visit, project }: PageContext): Promise<Ren
         </section>
         <section aria-labelledby="failed">
           <h2 id="failed">Failed files</h2>
-          {failed.rows.length === 0 ? (
-            <p>No file failed to read.</p>
-          ) : (
-            <div class="wide">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">File</th>
-                    <th scope="col">Error</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {failed.rows.map((f) => (
-                    <tr>
-                      <td>
-                        <a href={paths.file(p, f.fileId)}>{f.path}</a>
-                      </td>
-                      <td>{f.error ?? "failed"}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          {failed.rows.length === 0 ? <p>No file failed to read.</p> : <FailedFiles project={p} files={failed.rows} />}
         </section>
       </>
     ),
   };
+}
+
+function ReadingState({ lease }: { lease: LeaseStatus }) {
+  return (
+    <section aria-labelledby="reading">
+      <h2 id="reading">Reading</h2>
+      <dl class="facts">
+        <dt>State</dt>
+        <dd>{lease.state === "reading" ? "Reading files" : lease.state === "scanning" ? "Listing the folder" : "Idle"}</dd>
+        <dt>Corpus version</dt>
+        <dd>{lease.version}</dd>
+        <dt>Ready</dt>
+        <dd>{lease.files.ready}</dd>
+        <dt>Queued</dt>
+        <dd>{lease.files.queued}</dd>
+        <dt>Being read</dt>
+        <dd>{lease.files.reading}</dd>
+        <dt>Failed</dt>
+        <dd>{lease.files.failed}</dd>
+        <dt>Last change</dt>
+        <dd>
+          <time datetime={lease.updatedAt}>{lease.updatedAt}</time>
+        </dd>
+      </dl>
+    </section>
+  );
+}
+
+function FailedFiles(props: { project: string; files: FileResource[] }) {
+  return (
+    <Table head={["File", "Error"]}>
+      {props.files.map((f) => (
+        <tr>
+          <td>
+            <a href={paths.file(props.project, f.fileId)}>{f.path}</a>
+          </td>
+          <td>{f.error ?? "failed"}</td>
+        </tr>
+      ))}
+    </Table>
+  );
 }
 
 export async function filesPage({ visit, project, url }: PageContext): Promise<Rendered> {
@@ -104,39 +102,7 @@ export async function filesPage({ visit, project, url }: PageContext): Promise<R
         {page.totalCount !== undefined ? <p>{count(page.totalCount, "file")}.</p> : null}
         {page.rows.length === 0 ? <p>No files here.</p> : null}
         {[...folders].map(([folder, files]) => (
-          <section class="folder">
-            <h2>
-              <a href={`${paths.files(p)}?${new URLSearchParams({ path: folder === "" ? "" : `${folder}/` })}`}>{folder === "" ? "/" : `${folder}/`}</a>
-            </h2>
-            <div class="wide">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Type</th>
-                    <th scope="col" class="num">
-                      Size
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {files.map((f) => (
-                    <tr>
-                      <td>
-                        <a href={paths.file(p, f.fileId)}>{f.name}</a>
-                      </td>
-                      <td>
-                        <span class={`status ${f.status}`}>{f.status}</span>
-                      </td>
-                      <td>{f.fileType}</td>
-                      <td class="num">{bytes(f.fileSize)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          </section>
+          <Folder project={p} folder={folder} files={files} />
         ))}
         {next ? (
           <p>
@@ -148,6 +114,32 @@ export async function filesPage({ visit, project, url }: PageContext): Promise<R
   };
 }
 
+/** One folder of the files list: its link (the folder as a filter) and its files' table. */
+function Folder(props: { project: string; folder: string; files: FileResource[] }) {
+  const { project: p, folder } = props;
+  return (
+    <section class="folder">
+      <h2>
+        <a href={`${paths.files(p)}?${new URLSearchParams({ path: folder === "" ? "" : `${folder}/` })}`}>{folder === "" ? "/" : `${folder}/`}</a>
+      </h2>
+      <Table head={["Name", "Status", "Type", ["Size", "num"]]}>
+        {props.files.map((f) => (
+          <tr>
+            <td>
+              <a href={paths.file(p, f.fileId)}>{f.name}</a>
+            </td>
+            <td>
+              <span class={`status ${f.status}`}>{f.status}</span>
+            </td>
+            <td>{f.fileType}</td>
+            <td class="num">{bytes(f.fileSize)}</td>
+          </tr>
+        ))}
+      </Table>
+    </section>
+  );
+}
+
 export async function filePage({ visit, project }: PageContext, fileId: string): Promise<Rendered> {
   const params = { fileId };
   const file = await visit.call<FileResource>("files.get", { params });
@@ -155,106 +147,121 @@ export async function filePage({ visit, project }: PageContext, fileId: string):
   const factions = (await visit.page<Faction>("factions.list", { query: { fileId } })).rows;
   factions.sort((a, b) => (a.sourceLocation.lineStart ?? 0) - (b.sourceLocation.lineStart ?? 0));
   const cells = await visit.page<Cell>("cells.list", { query: { fileId, limit: "200" } });
-  const p = project.projectId;
-  const lines = text.text === null ? [] : text.text.split("\n");
-  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
-  const shown = lines.slice(0, MAX_LINES);
-  const factionById = new Map(factions.map((f) => [f.factionId, f]));
   return {
     frame: { title: file.path, section: "files" },
     body: (
       <>
-        <dl class="facts">
-          <dt>Status</dt>
-          <dd>
-            <span class={`status ${file.status}`}>{file.status}</span>
-          </dd>
-          {file.error ? (
-            <>
-              <dt>Error</dt>
-              <dd>{file.error}</dd>
-            </>
-          ) : null}
-          <dt>Type</dt>
-          <dd>
-            {file.fileType} ({file.contentType})
-          </dd>
-          <dt>Size</dt>
-          <dd>{bytes(file.fileSize)}</dd>
-          <dt>Updated</dt>
-          <dd>
-            <time datetime={file.updatedAt}>{file.updatedAt}</time>
-          </dd>
-        </dl>
+        <FileFacts file={file} />
         <section aria-labelledby="sections">
           <h2 id="sections">Sections</h2>
-          {factions.length === 0 ? (
-            <p>No sections read from this file.</p>
-          ) : (
-            <ol class="plain">
-              {factions.map((f) => (
-                <li>
-                  <span class="tag">{f.factionType}</span>{" "}
-                  {f.sourceLocation.lineStart ? <a href={`#L${f.sourceLocation.lineStart}`}>{spanText(f.sourceLocation)}</a> : spanText(f.sourceLocation)}
-                </li>
-              ))}
-            </ol>
-          )}
+          {factions.length === 0 ? <p>No sections read from this file.</p> : <SectionList factions={factions} />}
         </section>
         <section aria-labelledby="cells">
           <h2 id="cells">Cells</h2>
-          {cells.rows.length === 0 ? (
-            <p>No cells read from this file.</p>
-          ) : (
-            <ol class="cells">
-              {cells.rows.map((c) => {
-                const line = factionById.get(c.factionId)?.sourceLocation.lineStart;
-                return (
-                  <li>
-                    <p class="claim">{c.text}</p>
-                    <p class="meta">
-                      <a href={paths.cell(p, c.cellId)}>Open cell {c.cellId}</a>
-                      {line ? (
-                        <>
-                          {" · "}
-                          <a href={`#L${line}`}>line {line}</a>
-                        </>
-                      ) : null}
-                    </p>
-                  </li>
-                );
-              })}
-            </ol>
-          )}
+          {cells.rows.length === 0 ? <p>No cells read from this file.</p> : <FileCells project={project.projectId} cells={cells.rows} factions={factions} />}
           {cells.nextCursor ? <p>Showing the first {cells.rows.length} cells.</p> : null}
         </section>
         <section aria-labelledby="text">
           <h2 id="text">Text</h2>
-          {text.text === null ? (
-            <p>This file is not text; its sections above are what was read from it.</p>
-          ) : (
-            <div class="source" role="region" aria-label="File text" tabindex={0}>
-              <table class="lines">
-                <tbody>
-                  {shown.map((line, i) => (
-                    <tr id={`L${i + 1}`}>
-                      <td class="ln">
-                        <a href={`#L${i + 1}`}>{i + 1}</a>
-                      </td>
-                      <td>
-                        <code>{line}</code>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          {lines.length > shown.length ? <p>Showing the first {MAX_LINES} of {lines.length} lines.</p> : null}
+          {text.text === null ? <p>This file is not text; its sections above are what was read from it.</p> : <FileLines text={text.text} />}
         </section>
       </>
     ),
   };
+}
+
+function FileFacts({ file }: { file: FileResource }) {
+  return (
+    <dl class="facts">
+      <dt>Status</dt>
+      <dd>
+        <span class={`status ${file.status}`}>{file.status}</span>
+      </dd>
+      {file.error ? (
+        <>
+          <dt>Error</dt>
+          <dd>{file.error}</dd>
+        </>
+      ) : null}
+      <dt>Type</dt>
+      <dd>
+        {file.fileType} ({file.contentType})
+      </dd>
+      <dt>Size</dt>
+      <dd>{bytes(file.fileSize)}</dd>
+      <dt>Updated</dt>
+      <dd>
+        <time datetime={file.updatedAt}>{file.updatedAt}</time>
+      </dd>
+    </dl>
+  );
+}
+
+function SectionList({ factions }: { factions: Faction[] }) {
+  return (
+    <ol class="plain">
+      {factions.map((f) => (
+        <li>
+          <span class="tag">{f.factionType}</span>{" "}
+          {f.sourceLocation.lineStart ? <a href={`#L${f.sourceLocation.lineStart}`}>{spanText(f.sourceLocation)}</a> : spanText(f.sourceLocation)}
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** A file's cells, each with its link and the line its section starts at. */
+function FileCells(props: { project: string; cells: Cell[]; factions: Faction[] }) {
+  const factionById = new Map(props.factions.map((f) => [f.factionId, f]));
+  return (
+    <ol class="cells">
+      {props.cells.map((c) => {
+        const line = factionById.get(c.factionId)?.sourceLocation.lineStart;
+        return (
+          <li>
+            <p class="claim">{c.text}</p>
+            <p class="meta">
+              <a href={paths.cell(props.project, c.cellId)}>Open cell {c.cellId}</a>
+              {line ? (
+                <>
+                  {" · "}
+                  <a href={`#L${line}`}>line {line}</a>
+                </>
+              ) : null}
+            </p>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
+
+/** A text file's lines, each anchored (`#L12`), up to MAX_LINES. */
+function FileLines({ text }: { text: string }) {
+  const lines = text.split("\n");
+  if (lines.length > 0 && lines[lines.length - 1] === "") lines.pop();
+  const shown = lines.slice(0, MAX_LINES);
+  return (
+    <>
+      <div class="source" role="region" aria-label="File text" tabindex={0}>
+        <table class="lines">
+          <tbody>
+            {shown.map((line, i) => (
+              <tr id={`L${i + 1}`}>
+                <td class="ln">
+                  <a href={`#L${i + 1}`}>{i + 1}</a>
+                </td>
+                <td>
+                  <code>{line}</code>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      {lines.length > shown.length ? <p>Showing the first {MAX_LINES} of {lines.length} lines.</p> : null}
+    </>
+  );
 }
 
 export async function cellPage({ visit, project }: PageContext, cellId: string): Promise<Rendered> {

@@ -1,12 +1,11 @@
 /** Keys: an owner mints (the plaintext shown once, on the answer to the mint), lists and revokes the keys of their account. */
 import type { KeyView } from "../../core/account-endpoints.js";
 import { isAppError } from "../../errors.js";
-import { ActionForm, Notice, paths } from "../layout.js";
+import { ActionForm, Notice, paths, Table } from "../layout.js";
 import type { PageContext, Rendered } from "../page.js";
 
 export async function keysPage(ctx: PageContext, minted?: { key: KeyView; apiKey: string }): Promise<Rendered> {
-  const { visit, project, csrf, url } = ctx;
-  const p = project.projectId;
+  const { visit, url } = ctx;
   if (!visit.isOwner) {
     return {
       frame: { title: "Keys", section: "keys" },
@@ -26,83 +25,85 @@ export async function keysPage(ctx: PageContext, minted?: { key: KeyView; apiKey
     frame: { title: "Keys", section: "keys" },
     body: (
       <>
-        {minted ? (
-          <Notice kind="ok">
-            <p>
-              New key <strong>{minted.key.name || minted.key.prefix}</strong>. Copy it now: it is shown this once and never again.
-            </p>
-            <p>
-              <label for="new-key">New API key</label>
-              <input id="new-key" type="text" readonly value={minted.apiKey} size={60} spellcheck={false} autocomplete="off" />
-            </p>
-          </Notice>
-        ) : null}
+        {minted ? <MintedKey minted={minted} /> : null}
         {revoked ? <Notice kind="ok">Key revoked: it no longer works, and the sessions it opened are over.</Notice> : null}
         <section aria-labelledby="mint">
           <h2 id="mint">Mint a key</h2>
-          <ActionForm action={paths.keys(p)} csrf={csrf} label="Mint key" class="stack">
-            <label for="key-name">Key name</label>
-            <input id="key-name" name="name" type="text" maxlength={128} />
-            {visit.principal.boundProjectId ? (
-              <>
-                <input type="hidden" name="bound" value="on" />
-                <p>Only for this project: you signed in with a key bound to it, so the keys you mint here are bound to it too.</p>
-              </>
-            ) : (
-              <span class="check">
-                <input id="key-bound" name="bound" type="checkbox" value="on" checked />
-                <label for="key-bound">Only for this project</label>
-              </span>
-            )}
-          </ActionForm>
+          <MintForm ctx={ctx} />
         </section>
         <section aria-labelledby="list">
           <h2 id="list">Your keys</h2>
-          {keys.length === 0 ? (
-            <p>No key.</p>
-          ) : (
-            <div class="wide">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Name</th>
-                    <th scope="col">Prefix</th>
-                    <th scope="col">Project</th>
-                    <th scope="col">Created</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {keys.map((k) => (
-                    <tr>
-                      <td>{k.name || "(no name)"}</td>
-                      <td>
-                        <code>{k.prefix}</code>
-                      </td>
-                      <td>{k.projectId === null ? "any of yours" : k.projectId === p ? "this project" : k.projectId}</td>
-                      <td>
-                        <time datetime={k.createdAt}>{k.createdAt}</time>
-                      </td>
-                      <td>
-                        {k.revokedAt ? (
-                          `revoked ${k.revokedAt}`
-                        ) : (
-                          <>
-                            {visit.principal.keyId === k.keyId ? "live (this session's key) " : "live "}
-                            <ActionForm action={`${paths.keys(p)}/${encodeURIComponent(k.keyId)}/revoke`} csrf={csrf} label="Revoke" danger />
-                          </>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          {keys.length === 0 ? <p>No key.</p> : <KeyTable ctx={ctx} keys={keys} />}
         </section>
       </>
     ),
   };
+}
+
+/** The answer to a mint: the plaintext key, shown this once. */
+function MintedKey({ minted }: { minted: { key: KeyView; apiKey: string } }) {
+  return (
+    <Notice kind="ok">
+      <p>
+        New key <strong>{minted.key.name || minted.key.prefix}</strong>. Copy it now: it is shown this once and never again.
+      </p>
+      <p>
+        <label for="new-key">New API key</label>
+        <input id="new-key" type="text" readonly value={minted.apiKey} size={60} spellcheck={false} autocomplete="off" />
+      </p>
+    </Notice>
+  );
+}
+
+/** A key minted from a bound session is bound too: the form says so instead of offering the choice. */
+function MintForm({ ctx }: { ctx: PageContext }) {
+  return (
+    <ActionForm action={paths.keys(ctx.project.projectId)} csrf={ctx.csrf} label="Mint key" class="stack">
+      <label for="key-name">Key name</label>
+      <input id="key-name" name="name" type="text" maxlength={128} />
+      {ctx.visit.principal.boundProjectId ? (
+        <>
+          <input type="hidden" name="bound" value="on" />
+          <p>Only for this project: you signed in with a key bound to it, so the keys you mint here are bound to it too.</p>
+        </>
+      ) : (
+        <span class="check">
+          <input id="key-bound" name="bound" type="checkbox" value="on" checked />
+          <label for="key-bound">Only for this project</label>
+        </span>
+      )}
+    </ActionForm>
+  );
+}
+
+function KeyTable({ ctx, keys }: { ctx: PageContext; keys: KeyView[] }) {
+  const p = ctx.project.projectId;
+  return (
+    <Table head={["Name", "Prefix", "Project", "Created", "State"]}>
+      {keys.map((k) => (
+        <tr>
+          <td>{k.name || "(no name)"}</td>
+          <td>
+            <code>{k.prefix}</code>
+          </td>
+          <td>{k.projectId === null ? "any of yours" : k.projectId === p ? "this project" : k.projectId}</td>
+          <td>
+            <time datetime={k.createdAt}>{k.createdAt}</time>
+          </td>
+          <td>
+            {k.revokedAt ? (
+              `revoked ${k.revokedAt}`
+            ) : (
+              <>
+                {ctx.visit.principal.keyId === k.keyId ? "live (this session's key) " : "live "}
+                <ActionForm action={`${paths.keys(p)}/${encodeURIComponent(k.keyId)}/revoke`} csrf={ctx.csrf} label="Revoke" danger />
+              </>
+            )}
+          </td>
+        </tr>
+      ))}
+    </Table>
+  );
 }
 
 export async function mintKey(ctx: PageContext, form: URLSearchParams): Promise<Rendered> {

@@ -3,6 +3,7 @@ import { isAppError } from "../../errors.js";
 import type { MemoryQueryAnswer } from "../../../tools/memory-query.js";
 import { count, Notice, paths, spanText } from "../layout.js";
 import type { PageContext, Rendered } from "../page.js";
+import type { Visit } from "../visit.js";
 
 const DEFAULT_BUDGET = "4096";
 
@@ -11,31 +12,9 @@ export async function searchPage({ visit, project, url }: PageContext): Promise<
   const q = url.searchParams.get("q") ?? "";
   const budget = url.searchParams.get("budget") || DEFAULT_BUDGET;
   const schemaText = url.searchParams.get("schema") ?? "";
-  let answer: MemoryQueryAnswer | undefined;
-  let problem: string | undefined;
-  let status = 200;
-  if (q.trim() !== "") {
-    const input: Record<string, unknown> = { query: q, budget: Number(budget) };
-    if (schemaText.trim() !== "") {
-      try {
-        input.schema = JSON.parse(schemaText) as unknown;
-      } catch {
-        problem = "The answer schema is not valid JSON.";
-        status = 400;
-      }
-    }
-    if (!problem) {
-      try {
-        answer = await visit.act<MemoryQueryAnswer>("memory_query", input);
-      } catch (err) {
-        if (!isAppError(err) || err.status !== 400) throw err;
-        problem = err.message;
-        status = 400;
-      }
-    }
-  }
+  const { answer, problem } = q.trim() === "" ? {} : await ask(visit, { q, budget, schemaText });
   return {
-    status,
+    status: problem ? 400 : 200,
     frame: { title: "Search", section: "search" },
     body: (
       <>
@@ -59,64 +38,35 @@ export async function searchPage({ visit, project, url }: PageContext): Promise<
   };
 }
 
+/** Runs `memory_query` for the form; a schema that is not JSON, or a 400 from the action, is the problem shown. */
+async function ask(visit: Visit, form: { q: string; budget: string; schemaText: string }): Promise<{ answer?: MemoryQueryAnswer; problem?: string }> {
+  const input: Record<string, unknown> = { query: form.q, budget: Number(form.budget) };
+  if (form.schemaText.trim() !== "") {
+    try {
+      input.schema = JSON.parse(form.schemaText) as unknown;
+    } catch {
+      return { problem: "The answer schema is not valid JSON." };
+    }
+  }
+  try {
+    return { answer: await visit.act<MemoryQueryAnswer>("memory_query", input) };
+  } catch (err) {
+    if (!isAppError(err) || err.status !== 400) throw err;
+    return { problem: err.message };
+  }
+}
+
 function Results({ answer, projectId: p }: { answer: MemoryQueryAnswer; projectId: string }) {
-  const structured = answer.structured !== undefined;
   return (
     <>
       <p class="meta">
         {count(answer.cells.length, "cell")}, {count(answer.entities.length, "entity", "entities")}, {count(answer.artifacts.length, "artifact")}; {answer.used} of {answer.budget} tokens.
         {answer.indexing ? ` Files are still being read (${answer.indexing.ready} of ${answer.indexing.total} ready): the answer may be partial.` : ""}
       </p>
-      {structured ? (
-        <section aria-labelledby="structured">
-          <h2 id="structured">Structured answer</h2>
-          <pre class="json">{JSON.stringify(answer.structured, null, 2)}</pre>
-          <h3>Citations</h3>
-          {Object.keys(answer.citations ?? {}).length === 0 ? (
-            <p>No field was cited.</p>
-          ) : (
-            <dl class="facts">
-              {Object.entries(answer.citations ?? {}).map(([pointer, cellIds]) => (
-                <>
-                  <dt>
-                    <code>{pointer || "/"}</code>
-                  </dt>
-                  <dd>
-                    {cellIds.map((id, i) => (
-                      <>
-                        {i > 0 ? ", " : ""}
-                        <a href={paths.cell(p, id)}>{id}</a>
-                      </>
-                    ))}
-                  </dd>
-                </>
-              ))}
-            </dl>
-          )}
-          {answer.missing && answer.missing.length > 0 ? <p>Not answered by any row: {answer.missing.join(", ")}.</p> : null}
-        </section>
-      ) : null}
+      {answer.structured !== undefined ? <Structured answer={answer} projectId={p} /> : null}
       <section aria-labelledby="rows">
         <h2 id="rows">Cells</h2>
-        {answer.cells.length === 0 ? (
-          <p>Nothing matched.</p>
-        ) : (
-          <ol class="cells">
-            {answer.cells.map((c) => (
-              <li>
-                <p class="claim">{c.text}</p>
-                <p class="meta">
-                  <a href={paths.file(p, c.fileId, c.lineStart)}>
-                    {c.filepath}
-                    {c.lineStart || c.pdfPageStart || c.audioStartMs || c.videoStartMs ? `, ${spanText(c)}` : ""}
-                  </a>
-                  {" · "}
-                  <a href={paths.cell(p, c.cellId)}>Open cell {c.cellId}</a>
-                </p>
-              </li>
-            ))}
-          </ol>
-        )}
+        {answer.cells.length === 0 ? <p>Nothing matched.</p> : <AnswerCells answer={answer} projectId={p} />}
       </section>
       {answer.entities.length > 0 ? (
         <section aria-labelledby="entities">
@@ -144,5 +94,59 @@ function Results({ answer, projectId: p }: { answer: MemoryQueryAnswer; projectI
         </section>
       ) : null}
     </>
+  );
+}
+
+/** The structured answer, its citations (field pointer → cells) and the fields no row answered. */
+function Structured({ answer, projectId: p }: { answer: MemoryQueryAnswer; projectId: string }) {
+  const citations = Object.entries(answer.citations ?? {});
+  return (
+    <section aria-labelledby="structured">
+      <h2 id="structured">Structured answer</h2>
+      <pre class="json">{JSON.stringify(answer.structured, null, 2)}</pre>
+      <h3>Citations</h3>
+      {citations.length === 0 ? (
+        <p>No field was cited.</p>
+      ) : (
+        <dl class="facts">
+          {citations.map(([pointer, cellIds]) => (
+            <>
+              <dt>
+                <code>{pointer || "/"}</code>
+              </dt>
+              <dd>
+                {cellIds.map((id, i) => (
+                  <>
+                    {i > 0 ? ", " : ""}
+                    <a href={paths.cell(p, id)}>{id}</a>
+                  </>
+                ))}
+              </dd>
+            </>
+          ))}
+        </dl>
+      )}
+      {answer.missing && answer.missing.length > 0 ? <p>Not answered by any row: {answer.missing.join(", ")}.</p> : null}
+    </section>
+  );
+}
+
+function AnswerCells({ answer, projectId: p }: { answer: MemoryQueryAnswer; projectId: string }) {
+  return (
+    <ol class="cells">
+      {answer.cells.map((c) => (
+        <li>
+          <p class="claim">{c.text}</p>
+          <p class="meta">
+            <a href={paths.file(p, c.fileId, c.lineStart)}>
+              {c.filepath}
+              {c.lineStart || c.pdfPageStart || c.audioStartMs || c.videoStartMs ? `, ${spanText(c)}` : ""}
+            </a>
+            {" · "}
+            <a href={paths.cell(p, c.cellId)}>Open cell {c.cellId}</a>
+          </p>
+        </li>
+      ))}
+    </ol>
   );
 }

@@ -8,7 +8,7 @@ import type { CategorySchema, FilledCell, Proposal } from "../../categories/reso
 import { isAppError } from "../../errors.js";
 import type { Cell, Entity, Faction, FileResource } from "../../graph/resources.js";
 import { FIELD_TYPES } from "../../vocabulary.js";
-import { ActionForm, count, Notice, paths, spanText } from "../layout.js";
+import { ActionForm, count, Notice, paths, spanText, Table } from "../layout.js";
 import type { PageContext, Rendered } from "../page.js";
 import type { Visit } from "../visit.js";
 import { excerpt } from "./graph.js";
@@ -69,35 +69,22 @@ function Evidence({ items, projectId: p }: { items: Awaited<ReturnType<typeof ev
 
 function FieldTable({ fields, caption }: { fields: SchemaField[]; caption: string }) {
   return (
-    <div class="wide">
-      <table>
-        <caption>{caption}</caption>
-        <thead>
+    <Table head={["Field", "Type", "Required", "Description"]} caption={caption}>
+      {fields.length === 0 ? (
+        <tr>
+          <td colspan={4}>No fields.</td>
+        </tr>
+      ) : (
+        fields.map((f) => (
           <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Type</th>
-            <th scope="col">Required</th>
-            <th scope="col">Description</th>
+            <td>{f.name}</td>
+            <td>{f.type}</td>
+            <td>{f.required ? "yes" : "no"}</td>
+            <td>{f.description}</td>
           </tr>
-        </thead>
-        <tbody>
-          {fields.length === 0 ? (
-            <tr>
-              <td colspan={4}>No fields.</td>
-            </tr>
-          ) : (
-            fields.map((f) => (
-              <tr>
-                <td>{f.name}</td>
-                <td>{f.type}</td>
-                <td>{f.required ? "yes" : "no"}</td>
-                <td>{f.description}</td>
-              </tr>
-            ))
-          )}
-        </tbody>
-      </table>
-    </div>
+        ))
+      )}
+    </Table>
   );
 }
 
@@ -129,27 +116,7 @@ export async function proposalsPage({ visit, project, csrf, url }: PageContext):
         <p>Reading proposes a type when a shape repeats across documents. Compare the fields with the sections they were read from, then confirm or reject.</p>
         {shown.length === 0 ? <p>No type has been proposed.</p> : null}
         {shown.map(({ proposal, items }) => (
-          <article class="card" aria-labelledby={`prop-${proposal.proposalId}`}>
-            <h2 id={`prop-${proposal.proposalId}`}>
-              {proposal.name} <span class={`status s${proposal.status}`}>{STATUS[proposal.status]}</span>
-            </h2>
-            {proposal.description ? <p>{proposal.description}</p> : null}
-            <div class="side-by-side">
-              <div>
-                <FieldTable fields={proposal.fields} caption={`Fields of ${proposal.name}`} />
-              </div>
-              <div>
-                <h3>Evidence ({count(items.length, "section")})</h3>
-                <Evidence items={items} projectId={p} />
-              </div>
-            </div>
-            {visit.canEdit && proposal.status === 0 ? (
-              <div class="actions">
-                <ActionForm action={`${paths.proposals(p)}/${encodeURIComponent(proposal.proposalId)}/confirm`} csrf={csrf} label="Confirm" />
-                <ActionForm action={`${paths.proposals(p)}/${encodeURIComponent(proposal.proposalId)}/reject`} csrf={csrf} label="Reject" danger />
-              </div>
-            ) : null}
-          </article>
+          <ProposalCard proposal={proposal} items={items} ctx={{ visit, csrf, projectId: p }} />
         ))}
         {page.nextCursor ? (
           <p>
@@ -164,6 +131,36 @@ export async function proposalsPage({ visit, project, csrf, url }: PageContext):
       </>
     ),
   };
+}
+
+/** One proposed type: its fields beside the sections they were read from, and (for an editor, while pending) the decision. */
+function ProposalCard(props: { proposal: Proposal; items: Awaited<ReturnType<typeof evidence>>; ctx: { visit: Visit; csrf: string; projectId: string } }) {
+  const { proposal, items } = props;
+  const { visit, csrf, projectId: p } = props.ctx;
+  const action = `${paths.proposals(p)}/${encodeURIComponent(proposal.proposalId)}`;
+  return (
+    <article class="card" aria-labelledby={`prop-${proposal.proposalId}`}>
+      <h2 id={`prop-${proposal.proposalId}`}>
+        {proposal.name} <span class={`status s${proposal.status}`}>{STATUS[proposal.status]}</span>
+      </h2>
+      {proposal.description ? <p>{proposal.description}</p> : null}
+      <div class="side-by-side">
+        <div>
+          <FieldTable fields={proposal.fields} caption={`Fields of ${proposal.name}`} />
+        </div>
+        <div>
+          <h3>Evidence ({count(items.length, "section")})</h3>
+          <Evidence items={items} projectId={p} />
+        </div>
+      </div>
+      {visit.canEdit && proposal.status === 0 ? (
+        <div class="actions">
+          <ActionForm action={`${action}/confirm`} csrf={csrf} label="Confirm" />
+          <ActionForm action={`${action}/reject`} csrf={csrf} label="Reject" danger />
+        </div>
+      ) : null}
+    </article>
+  );
 }
 
 function SchemaChange(props: { type: Entity; schema: SchemaWithPending; items: Awaited<ReturnType<typeof evidence>>; ctx: { visit: Visit; csrf: string; projectId: string } }) {
@@ -231,67 +228,19 @@ export async function typePage({ visit, project, csrf, url }: PageContext, entit
   const schema = await schemaOf(visit, entityId);
   const members = (await visit.page<Entity>("entities.list", { query: { entityType: entityId, limit: "200" } })).rows;
   const filled = (await visit.page<FilledCell>("cells.list", { query: { schemaId: entityId, limit: "200" } })).rows;
-  const byMember = new Map(filled.map((c) => [c.entityIds[0], c]));
-  const fieldNames = schema.categorySchema.fields.map((f) => f.name);
-  const saved = url.searchParams.get("saved");
   const items = schema.pending ? await evidence(visit, schema.pending.evidence) : [];
   // A refused edit keeps what the person typed; a conflict starts from the current schema.
   const formFields = attempt && !attempt.conflict ? attempt.fields : schema.categorySchema.fields;
+  const version = schema.categorySchema.version;
   return {
     status: attempt ? (attempt.conflict ? 409 : 400) : 200,
     frame: { title: type.name, section: "types" },
     body: (
       <>
-        {saved ? <Notice kind="ok">Saved as version {saved}.</Notice> : null}
-        {url.searchParams.has("approved") ? <Notice kind="ok">Schema change approved: it is live as version {schema.categorySchema.version}.</Notice> : null}
-        {url.searchParams.has("dropped") ? <Notice kind="ok">Schema change dropped.</Notice> : null}
-        {attempt?.conflict ? (
-          <Notice kind="problem">
-            <p>
-              This schema changed since you opened it: it is now at version {schema.categorySchema.version}. Nothing was saved. The editor below starts from version{" "}
-              {schema.categorySchema.version}; your edit is listed under it to copy from.
-            </p>
-          </Notice>
-        ) : attempt ? (
-          <Notice kind="problem">
-            <p>Not saved: {attempt.problem}</p>
-          </Notice>
-        ) : null}
+        <TypeNotices url={url} version={version} attempt={attempt} />
         <section aria-labelledby="members">
           <h2 id="members">Members ({members.length})</h2>
-          {members.length === 0 ? (
-            <p>No member yet.</p>
-          ) : (
-            <div class="wide">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Member</th>
-                    {fieldNames.map((n) => (
-                      <th scope="col">{n}</th>
-                    ))}
-                    <th scope="col">Filled cell</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {members.map((m) => {
-                    const cell = byMember.get(m.entityId);
-                    return (
-                      <tr>
-                        <th scope="row">{m.name}</th>
-                        {fieldNames.map((n) => (
-                          <td>
-                            <FieldValue cell={cell} field={n} projectId={p} />
-                          </td>
-                        ))}
-                        <td>{cell ? <a href={`${paths.type(p, entityId)}/members/${encodeURIComponent(m.entityId)}`}>Open filled cell of {m.name}</a> : "not filled yet"}</td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
-              </table>
-            </div>
-          )}
+          {members.length === 0 ? <p>No member yet.</p> : <MemberTable typeId={entityId} projectId={p} members={members} filled={filled} fields={schema.categorySchema.fields} />}
         </section>
         {schema.pending ? (
           <section aria-labelledby="pending">
@@ -300,10 +249,10 @@ export async function typePage({ visit, project, csrf, url }: PageContext, entit
           </section>
         ) : null}
         <section aria-labelledby="schema">
-          <h2 id="schema">Schema (version {schema.categorySchema.version})</h2>
+          <h2 id="schema">Schema (version {version})</h2>
           <p>Field types: {FIELD_TYPES.join(", ")}.</p>
           {visit.canEdit ? (
-            <SchemaEditor action={`${paths.type(p, entityId)}/schema`} csrf={csrf} version={schema.categorySchema.version} fields={formFields} />
+            <SchemaEditor action={`${paths.type(p, entityId)}/schema`} csrf={csrf} version={version} fields={formFields} />
           ) : (
             <FieldTable fields={schema.categorySchema.fields} caption={`Fields of ${type.name}`} />
           )}
@@ -312,6 +261,55 @@ export async function typePage({ visit, project, csrf, url }: PageContext, entit
       </>
     ),
   };
+}
+
+/** What the last change did (saved, approved, dropped) or why a save was refused. */
+function TypeNotices({ url, version, attempt }: { url: URL; version: number; attempt: SchemaAttempt | undefined }) {
+  const saved = url.searchParams.get("saved");
+  return (
+    <>
+      {saved ? <Notice kind="ok">Saved as version {saved}.</Notice> : null}
+      {url.searchParams.has("approved") ? <Notice kind="ok">Schema change approved: it is live as version {version}.</Notice> : null}
+      {url.searchParams.has("dropped") ? <Notice kind="ok">Schema change dropped.</Notice> : null}
+      {attempt?.conflict ? (
+        <Notice kind="problem">
+          <p>
+            This schema changed since you opened it: it is now at version {version}. Nothing was saved. The editor below starts from version {version}; your edit
+            is listed under it to copy from.
+          </p>
+        </Notice>
+      ) : attempt ? (
+        <Notice kind="problem">
+          <p>Not saved: {attempt.problem}</p>
+        </Notice>
+      ) : null}
+    </>
+  );
+}
+
+/** A type's members, a column per field of its schema, each row linking to the member's filled cell. */
+function MemberTable(props: { typeId: string; projectId: string; members: Entity[]; filled: FilledCell[]; fields: SchemaField[] }) {
+  const p = props.projectId;
+  const byMember = new Map(props.filled.map((c) => [c.entityIds[0], c]));
+  const fieldNames = props.fields.map((f) => f.name);
+  return (
+    <Table head={["Member", ...fieldNames, "Filled cell"]}>
+      {props.members.map((m) => {
+        const cell = byMember.get(m.entityId);
+        return (
+          <tr>
+            <th scope="row">{m.name}</th>
+            {fieldNames.map((n) => (
+              <td>
+                <FieldValue cell={cell} field={n} projectId={p} />
+              </td>
+            ))}
+            <td>{cell ? <a href={`${paths.type(p, props.typeId)}/members/${encodeURIComponent(m.entityId)}`}>Open filled cell of {m.name}</a> : "not filled yet"}</td>
+          </tr>
+        );
+      })}
+    </Table>
+  );
 }
 
 /** One member's filled cell: each field of the type with its value and the cells it was read from. */
@@ -331,58 +329,50 @@ export async function filledCellPage({ visit, project }: PageContext, typeId: st
         {!cell ? (
           <p>This member has no filled cell yet: it is read against the schema when new material mentions it.</p>
         ) : (
-          <>
-            <div class="wide">
-              <table>
-                <caption>
-                  Filled cell, read against schema version {cell.schemaVersion} (the schema is at version {schema.categorySchema.version})
-                </caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Field</th>
-                    <th scope="col">Type</th>
-                    <th scope="col">Value and sources</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {schema.categorySchema.fields.map((f) => (
-                    <tr>
-                      <th scope="row">{f.name}</th>
-                      <td>{f.type}</td>
-                      <td>
-                        <FieldValue cell={cell} field={f.name} projectId={p} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-            <h2>Text</h2>
-            <blockquote class="claim">{cell.text}</blockquote>
-            <dl class="facts">
-              <dt>Cell</dt>
-              <dd>
-                <code>{cell.cellId}</code>
-              </dd>
-              <dt>Updated</dt>
-              <dd>
-                <time datetime={cell.updatedAt}>{cell.updatedAt}</time>
-              </dd>
-              <dt>Files</dt>
-              <dd>
-                {cell.fileIds.map((fileId, i) => (
-                  <>
-                    {i > 0 ? ", " : ""}
-                    <a href={paths.file(p, fileId)}>file {i + 1}</a>
-                  </>
-                ))}
-              </dd>
-            </dl>
-          </>
+          <FilledCellView cell={cell} schema={schema.categorySchema} projectId={p} />
         )}
       </>
     ),
   };
+}
+
+function FilledCellView({ cell, schema, projectId: p }: { cell: FilledCell; schema: CategorySchema; projectId: string }) {
+  return (
+    <>
+      <Table head={["Field", "Type", "Value and sources"]} caption={`Filled cell, read against schema version ${cell.schemaVersion} (the schema is at version ${schema.version})`}>
+        {schema.fields.map((f) => (
+          <tr>
+            <th scope="row">{f.name}</th>
+            <td>{f.type}</td>
+            <td>
+              <FieldValue cell={cell} field={f.name} projectId={p} />
+            </td>
+          </tr>
+        ))}
+      </Table>
+      <h2>Text</h2>
+      <blockquote class="claim">{cell.text}</blockquote>
+      <dl class="facts">
+        <dt>Cell</dt>
+        <dd>
+          <code>{cell.cellId}</code>
+        </dd>
+        <dt>Updated</dt>
+        <dd>
+          <time datetime={cell.updatedAt}>{cell.updatedAt}</time>
+        </dd>
+        <dt>Files</dt>
+        <dd>
+          {cell.fileIds.map((fileId, i) => (
+            <>
+              {i > 0 ? ", " : ""}
+              <a href={paths.file(p, fileId)}>file {i + 1}</a>
+            </>
+          ))}
+        </dd>
+      </dl>
+    </>
+  );
 }
 
 function FieldValue({ cell, field, projectId: p }: { cell: FilledCell | undefined; field: string; projectId: string }) {
