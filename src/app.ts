@@ -86,6 +86,19 @@ export interface App {
   close(): Promise<void>;
 }
 
+/** Every REST endpoint of the product, the action dispatch first. */
+function productEndpoints(service: Service): AnyEndpoint[] {
+  return [...dispatchEndpoints(service), ...sessionEndpoints, ...accountEndpoints, ...ingestEndpoints, ...graphEndpoints, ...categoryEndpoints, ...taskEndpoints, ...artifactEndpoints, ...recordEndpoints];
+}
+
+/** Stops the background work first (no new writes), then the transports' sessions, then the store. */
+async function closeInOrder(background: Array<{ stop(): Promise<void> }>, mcp: { close(): Promise<void> }, rateLimit: { close(): Promise<void> }, db: { close(): void }): Promise<void> {
+  for (const part of background) await part.stop();
+  await mcp.close();
+  await rateLimit.close();
+  db.close();
+}
+
 /** The one place everything is wired: opens and migrates the store, builds the service and transports. */
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   setLogOutput(config.logs);
@@ -111,7 +124,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const rateLimit = new RateLimiter(db, config.rateLimit, clock);
     await rateLimit.start();
     const service = new Service({ db, tools, catalog, rateLimit, checkOutput: options.checkOutput });
-    const endpoints = [...dispatchEndpoints(service), ...sessionEndpoints, ...accountEndpoints, ...ingestEndpoints, ...graphEndpoints, ...categoryEndpoints, ...taskEndpoints, ...artifactEndpoints, ...recordEndpoints, ...(options.extraEndpoints ?? [])];
+    const endpoints = [...productEndpoints(service), ...(options.extraEndpoints ?? [])];
     const mcp = new McpHttpHandler({ service, catalog: offered, maxResultTokens: config.maxResultTokens, endpoints, instructions: serverInstructions() });
     if (options.startWorker !== false) {
       await worker.start();
@@ -131,14 +144,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       mcp,
       worker,
       tasks,
-      async close() {
-        await collector.stop();
-        await tasks.stop();
-        await worker.stop();
-        await mcp.close();
-        await rateLimit.close();
-        db.close();
-      },
+      close: () => closeInOrder([collector, tasks, worker], mcp, rateLimit, db),
     };
   } catch (err) {
     db.close();

@@ -126,10 +126,10 @@ const schema = z.object({
   tools: list.refine((names) => names.length > 0, "names no tool or profile (all, code, or tool names, comma-separated)"),
 });
 
-/** Builds the frozen Config from flags, then `PKS_*` environment variables, then defaults. */
-export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
+/** Each setting as given, before parsing: the flag, else its `PKS_*` variable, else the default. */
+function rawSettings(flags: ConfigFlags, env: NodeJS.ProcessEnv): Record<string, unknown> {
   const root = resolve(flags.root ?? env.PKS_ROOT ?? process.cwd());
-  const parsed = schema.safeParse({
+  return {
     root,
     dbUrl: flags.db ?? env.PKS_DB_URL ?? `file:${resolve(root, ".pks", "pks.db")}`,
     dbAuthToken: env.PKS_DB_AUTH_TOKEN || undefined,
@@ -154,7 +154,12 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     submitType: flags.submitType ?? env.PKS_SUBMIT_TYPE,
     logs: env.PKS_LOG || "stderr",
     threadBuild: env.PKS_THREAD_BUILD || undefined,
-  });
+  };
+}
+
+/** Builds the frozen Config from flags, then `PKS_*` environment variables, then defaults. */
+export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = schema.safeParse(rawSettings(flags, env));
   if (!parsed.success) {
     const first = parsed.error.issues[0];
     throw new Error(`invalid configuration: ${first?.path.join(".")}: ${first?.message}`);
