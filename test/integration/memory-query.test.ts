@@ -5,6 +5,7 @@ import type { MemoryQueryAnswer } from "../../tools/memory-query.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
+import { searchCellPool, searchCells } from "../../src/store/search/lexical-search.js";
 
 type Answer = MemoryQueryAnswer;
 
@@ -130,6 +131,25 @@ describe("memory_query", () => {
     expect(entities.result.kind).toBe("entities");
     const bad = await call({ cursor: "nope" });
     expect(((await bad.json()) as { error: { message: string } }).error.message).toBe("invalid cursor");
+  });
+  it("scores the cell pool and the best cells of the documents it leaves out in one search, as each searched alone", async () => {
+    const db = w.app.deps.db;
+    const match = '"invoices" OR "billing" OR "tomatoes" OR "rollbacks"';
+    const documents = ["billing.md", "noise.md", "deploy.md", "faq.txt"].map((p) => fileIds[p]!);
+    for (const limit of [1, 2, 50]) {
+      for (const restrict of [undefined, [fileIds["billing.md"]!, fileIds["faq.txt"]!]]) {
+        // The documents an answer gives are of its own file search, within `restrict`.
+        const ranked = restrict ? documents.filter((f) => restrict.includes(f)) : documents;
+        const pool = await searchCellPool(db, [w.projectId], match, limit, { fileIds: ranked, maxFiles: 2, perFile: 1 }, restrict);
+        expect(pool.hits).toEqual(await searchCells(db, [w.projectId], match, limit, restrict));
+        const seen = new Set(pool.hits.map((h) => h.fileId));
+        const left = ranked.filter((f) => !seen.has(f)).slice(0, 2);
+        const alone = (await Promise.all(left.map((f) => searchCells(db, [w.projectId], match, 1, [f])))).flat();
+        const order = (a: { fileId: string; score: number }, b: { fileId: string; score: number }) => (a.fileId < b.fileId ? -1 : a.fileId > b.fileId ? 1 : b.score - a.score);
+        expect(pool.documentCells).toEqual(alone.sort(order));
+        if (limit === 1 && !restrict) expect(pool.documentCells).toHaveLength(2);
+      }
+    }
   });
 });
 

@@ -3,7 +3,7 @@ import { cellBriefs, entitiesNamed, entityBriefs, linksOfCells, linksOfEntities 
 import type { EntityBrief, Link } from "../../store/graph/graph-neighbors.js";
 import { cellSources, entitiesInFiles, symbolEntityPaths } from "../../store/graph/answer-sources.js";
 import type { SourceSpan } from "../../store/graph/source-span.js";
-import { bestCellsOfFiles, searchCells, searchFiles } from "../../store/search/lexical-search.js";
+import { searchCellPool, searchFiles } from "../../store/search/lexical-search.js";
 import type { CellHit, FileHit } from "../../store/search/lexical-search.js";
 import { sharingSearches } from "../../store/search/shared-searches.js";
 import { packRows } from "../pack-rows.js";
@@ -308,13 +308,10 @@ export async function cellSignals(
   const empty = { cells: new Map<string, number>(), entities: new Map<string, number>() };
   if (terms.length === 0) return { pool: [], files: [], feedback: [], walk: empty, seeds };
   const match = ftsAnyOf(terms);
-  const [hits, files] = await Promise.all([
-    searchCells(q, projectIds, match, CELL_POOL, req.fileIds),
-    searchFiles(q, projectIds, match, FILE_POOL, req.fileIds),
-  ]);
-  const seen = new Set(hits.map((h) => h.fileId));
-  const docCells = await bestCellsOfFiles(q, match, files.filter((f) => !seen.has(f.fileId)).slice(0, 100).map((f) => f.fileId), 2);
-  const pool = [...hits, ...docCells];
+  // The best cells of the top documents no pooled cell is from represent those documents (2 each, of the first 100).
+  const files = await searchFiles(q, projectIds, match, FILE_POOL, req.fileIds);
+  const cells = await searchCellPool(q, projectIds, match, CELL_POOL, { fileIds: files.map((f) => f.fileId), maxFiles: 100, perFile: 2 }, req.fileIds);
+  const pool = [...cells.hits, ...cells.documentCells];
   const [walk, feedback] = await Promise.all([
     walkFrom(q, seeds.map((s) => s.entityId), req.fileIds),
     feedbackRanking(q, projectIds, terms, files, pool, req.fileIds),

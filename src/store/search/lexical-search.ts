@@ -75,26 +75,54 @@ export async function searchFiles(
   return fileIds?.length ? run(limit) : sharedSearch(q, "files", JSON.stringify([projectIds, match]), limit, run);
 }
 
-/** The best-matching live cells of given files (to represent top documents). */
-export async function bestCellsOfFiles(
+/** The cells of an answer's pool: the best overall, and the best of top documents that none of those is from. */
+export interface CellPool {
+  hits: CellHit[];
+  /** Up to `perFile` best cells of each of the first `maxFiles` documents of `documents` holding no cell of `hits`. */
+  documentCells: CellHit[];
+}
+
+/**
+ * Top live cells of these projects matching an FTS5 expression (as
+ * {@link searchCells}), and the best cells of the top documents those
+ * leave out (to represent a document the question matches as a whole), in
+ * one scoring of the cells: BM25 over `cells_fts` scores every row holding
+ * a word of the expression, so scoring them once for both lists, rather
+ * than once for each, takes out a tenth of a memory answer on a 1 M-line
+ * store, its rows unchanged. bm25() cannot run inside a window function:
+ * the rows are scored first (materialized), then ranked per file.
+ * `documents` are file ids, best first.
+ */
+export async function searchCellPool(
   q: Queryable,
+  projectIds: readonly string[],
   match: string,
-  fileIds: readonly string[],
-  perFile: number,
-): Promise<CellHit[]> {
-  if (fileIds.length === 0) return [];
-  // bm25() cannot run inside a window function: score first, materialized, then rank per file; the
-  // cells' own rows filter (as in searchCells), and ids and text are read for the cells kept.
-  const rows = await q.all<{ cell_id: string; file_id: string; faction_id: string; text: string; s: number }>(
+  limit: number,
+  documents: { fileIds: readonly string[]; maxFiles: number; perFile: number },
+  fileIds?: readonly string[],
+): Promise<CellPool> {
+  const files = fileIds?.length ? `AND c.file_rowid IN (SELECT rowid FROM files WHERE file_id IN (${placeholders(fileIds.length)}))` : "";
+  const rows = await q.all<{ d: number; cell_id: string; file_id: string; faction_id: string; text: string; s: number }>(
     `WITH hits AS MATERIALIZED (
-       SELECT c.rowid AS r, c.file_rowid AS f, -bm25(cells_fts, ${CELL_WEIGHTS}) AS s
+       SELECT c.rowid AS r, c.file_rowid AS f, bm25(cells_fts, ${CELL_WEIGHTS}) AS b
        FROM cells_fts JOIN cell_rows c ON c.rowid = cells_fts.rowid
-       WHERE cells_fts MATCH ? AND c.retired_at IS NULL AND c.file_rowid IN (SELECT rowid FROM files WHERE file_id IN (${placeholders(fileIds.length)}))),
-     kept AS MATERIALIZED (SELECT r, s FROM (SELECT r, s, row_number() OVER (PARTITION BY f ORDER BY s DESC) AS k FROM hits) WHERE k <= ?)
-     SELECT c.cell_id, c.file_id, c.faction_id, c.text, kept.s AS s FROM kept JOIN cells c ON c.rowid = kept.r ORDER BY c.file_id, kept.s DESC`,
-    [match, ...fileIds, perFile],
+       WHERE cells_fts MATCH ? AND c.retired_at IS NULL
+         AND c.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${placeholders(projectIds.length)})) ${files}),
+     top AS MATERIALIZED (SELECT r, f, b FROM hits ORDER BY b LIMIT ?),
+     docs AS MATERIALIZED (
+       SELECT fi.rowid AS f FROM json_each(?) AS j JOIN files fi ON fi.file_id = j.value
+       WHERE fi.rowid NOT IN (SELECT f FROM top) ORDER BY j.key LIMIT ?),
+     kept AS MATERIALIZED (
+       SELECT r, b FROM (SELECT r, b, row_number() OVER (PARTITION BY f ORDER BY b) AS k FROM hits WHERE f IN (SELECT f FROM docs)) WHERE k <= ?)
+     SELECT * FROM (
+       SELECT 0 AS d, c.cell_id, c.file_id, c.faction_id, c.text, -top.b AS s FROM top JOIN cells c ON c.rowid = top.r
+       UNION ALL
+       SELECT 1 AS d, c.cell_id, c.file_id, c.faction_id, c.text, -kept.b AS s FROM kept JOIN cells c ON c.rowid = kept.r)
+     ORDER BY d, (CASE WHEN d = 0 THEN s END) DESC, file_id, s DESC`,
+    [match, ...projectIds, ...(fileIds ?? []), limit, JSON.stringify(documents.fileIds), documents.maxFiles, documents.perFile],
   );
-  return rows.map((r) => ({ cellId: r.cell_id, fileId: r.file_id, factionId: r.faction_id, text: r.text, score: Number(r.s) }));
+  const hit = (r: (typeof rows)[number]): CellHit => ({ cellId: r.cell_id, fileId: r.file_id, factionId: r.faction_id, text: r.text, score: Number(r.s) });
+  return { hits: rows.filter((r) => Number(r.d) === 0).map(hit), documentCells: rows.filter((r) => Number(r.d) === 1).map(hit) };
 }
 
 /** One FTS5 expression over whole files: how many live files of the projects hold it, and which of the files asked about do. */
