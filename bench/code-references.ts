@@ -70,7 +70,7 @@ async function ingestAll(app: App, projectId: string, files: readonly CorpusFile
   let size = 0;
   const flush = async (): Promise<void> => {
     if (batch.length === 0) return;
-    const answer = await ingestBatch(app.db, { projectId }, { files: batch.map((f) => ({ path: f.relativePath, bytes: new Uint8Array(f.bytes) })) }, app.tools);
+    const answer = await ingestBatch({ projectId }, { files: batch.map((f) => ({ path: f.relativePath, bytes: new Uint8Array(f.bytes) })) }, app.tools);
     refused += answer.refused.length;
     app.worker.kick();
     batch = [];

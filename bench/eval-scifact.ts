@@ -58,7 +58,7 @@ async function ingestCorpus(app: App, projectId: string, docs: Doc[]): Promise<M
   }
   for (let i = 0; i < docs.length; i += 200) {
     const files = docs.slice(i, i + 200).map((d) => ({ path: `${d._id}.md`, bytes: Buffer.from(`# ${d.title}\n\n${d.text}\n`) }));
-    const answer = await ingestBatch(app.db, { projectId }, { files }, app.tools);
+    const answer = await ingestBatch({ projectId }, { files }, app.tools);
     for (const a of answer.accepted) fileToDoc.set(a.fileId, a.path.replace(/\.md$/, ""));
     app.worker.kick();
   }

@@ -136,7 +136,7 @@ async function runSet(dir: string): Promise<{ summary: Summary; results: FieldRe
   try {
     const local = await ensureLocalProject(app.deps.db, root);
     const files = filesUnder(corpus).map((f) => ({ path: relative(corpus, f), bytes: new Uint8Array(readFileSync(f)) }));
-    await ingestBatch(app.db, { projectId: local.projectId }, { files }, app.tools);
+    await ingestBatch({ projectId: local.projectId }, { files }, app.tools);
     app.worker.kick();
     await app.worker.whenIdle();
     const results: FieldResult[] = [];

@@ -63,7 +63,7 @@ async function ingestAll(app: App, projectId: string, files: ReturnType<typeof c
       size += files[i]!.bytes.length;
       batch.push(files[i++]!);
     }
-    await ingestBatch(app.db, { projectId }, { files: batch.map((f) => ({ path: f.path, bytes: new Uint8Array(f.bytes) })) }, app.tools);
+    await ingestBatch({ projectId }, { files: batch.map((f) => ({ path: f.path, bytes: new Uint8Array(f.bytes) })) }, app.tools);
     app.worker.kick();
   }
   await app.worker.whenIdle();

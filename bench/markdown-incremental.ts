@@ -176,7 +176,7 @@ async function main(): Promise<void> {
   const changes: ReadingStats[] = [];
   try {
     const project = await createProject(app.deps.db, { name: "bench-markdown-incremental" });
-    const answer = await ingestBatch(app.deps.db, { projectId: project.projectId }, { files: [{ path, bytes: encoder.encode(document) }] }, app.tools);
+    const answer = await ingestBatch({ projectId: project.projectId }, { files: [{ path, bytes: encoder.encode(document) }] }, app.tools);
     app.worker.kick();
     await app.worker.whenIdle();
     const fileId = answer.accepted[0]?.fileId;

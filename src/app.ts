@@ -27,6 +27,7 @@ import { WriterThread } from "./ingest/read/writer/writer-host.js";
 import type { ReadingWorker } from "./ingest/read/writer/writer-host.js";
 import { useThreadBuild } from "./ingest/read/pool/spawn-reader.js";
 import { COLLECT_INTERVAL_MS, collectChunks } from "./ingest/accept/storage.js";
+import { inPlaceWrites } from "./ingest/accept/batch-writes.js";
 import { log, setLogOutput } from "./logger.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
 import { serverInstructions } from "./prompts.js";
@@ -118,7 +119,9 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
     const floor = new SpaceFloor(config.dbUrl, config.minFreeMb);
     const storage = { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax, assertRoom: () => floor.assertRoom() };
-    const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans() };
+    // Uploads and folder syncs commit their bytes on the writer thread when there is one, else in place.
+    const writes = worker instanceof WriterThread ? worker : inPlaceWrites(db);
+    const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans(), writes };
     const catalog = new Catalog(options.actions ?? productActions);
     const offered = catalog.select(config.tools, toolProfiles);
     const rateLimit = new RateLimiter(db, config.rateLimit, clock);
@@ -155,7 +158,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 /**
  * The reading worker: on a local file, in the writer thread with its own
  * connection, so no reading's commit runs on the thread that answers
- * requests; in the serving thread on a remote database (a client cannot be
+ * requests (nor an upload's: the thread is also the app's `WriteQueue`); in the serving thread on a remote database (a client cannot be
  * shared with a thread) and when a test drives the clock (nor can it).
  * Either way only the holder of the writer lease reads, among the
  * processes on the database; a memory database has only this process.
@@ -163,7 +166,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
 function readingWorker(config: Config, db: Db, clock: Clock, ownClock: boolean): ReadingWorker {
   if (db.kind === "file" && db.turns && !ownClock) {
     const { dbUrl: url, dbAuthToken: authToken, reading, minFreeMb } = config;
-    return new WriterThread({ url, authToken, reading, readersUrl: undefined, minFreeMb, turns: db.turns.buffer });
+    return new WriterThread({ url, authToken, reading, readersUrl: undefined, minFreeMb, turns: db.turns.buffer }, db);
   }
   const floor = new SpaceFloor(config.dbUrl, config.minFreeMb);
   const make = (holds?: WorkerDeps["holds"]) => new IngestWorker({ db, clock, reading: config.reading, holds, room: () => floor.above() });

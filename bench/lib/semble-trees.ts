@@ -104,7 +104,7 @@ async function ingestAll(app: App, projectId: string, files: ReadonlyMap<string,
   let batch: Array<{ path: string; bytes: Uint8Array }> = [];
   let size = 0;
   const flush = async () => {
-    if (batch.length > 0) await ingestBatch(app.db, { projectId }, { files: batch }, app.tools);
+    if (batch.length > 0) await ingestBatch({ projectId }, { files: batch }, app.tools);
     app.worker.kick();
     batch = [];
     size = 0;

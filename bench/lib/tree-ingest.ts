@@ -41,7 +41,7 @@ export class TreeIngest {
     let batch: Array<{ path: string; bytes: Uint8Array }> = [];
     let size = 0;
     const flush = async () => {
-      if (batch.length > 0) await ingestBatch(this.app.db, { projectId: this.projectId }, { files: batch }, this.app.tools);
+      if (batch.length > 0) await ingestBatch({ projectId: this.projectId }, { files: batch }, this.app.tools);
       this.app.worker.kick();
       batch = [];
       size = 0;
@@ -58,7 +58,7 @@ export class TreeIngest {
       const b = bytes.get(next.get(p)!);
       return b ? [[p, b.toString("utf8")] as const] : [];
     }));
-    await retirePaths(this.app.db, { projectId: this.projectId }, removed, this.app.tools);
+    await retirePaths({ projectId: this.projectId }, removed, this.app.tools);
     await this.app.worker.whenIdle();
     this.#blobs = next;
     return { changed, removed, texts, seconds: (performance.now() - start) / 1000 };

@@ -28,6 +28,30 @@ export interface TaskQueue {
 }
 
 /**
+ * A write transaction too long for the serving thread's event loop, as
+ * plain data: `kind` names the function that runs it (the ingest domain
+ * lists them: `src/ingest/accept/batch-writes.ts`), `input` is what it
+ * takes. Plain data, because it may cross to the writer thread.
+ */
+export interface WriteRequest {
+  readonly kind: string;
+  readonly input: unknown;
+}
+
+/**
+ * Where the long write transactions of uploads and folder syncs run: on the
+ * writer thread's connection when the process has one (a commit there holds
+ * no request), else in place on the serving connection (a memory or remote
+ * database, a test that drives the clock). Resolves when the transaction
+ * committed, with what it answered; rejects with the `AppError` it threw.
+ * `transfer` names buffers of the input the caller gives up (moved, not
+ * copied, to the thread).
+ */
+export interface WriteQueue {
+  run(request: WriteRequest, transfer?: readonly ArrayBuffer[]): Promise<unknown>;
+}
+
+/**
  * The folders this process is making its first pass over, by project:
  * until a folder's first scan has listed it and queued its files, the
  * project's file counts say nothing of what is to come, so answers must
@@ -61,6 +85,8 @@ export interface Tools {
   readonly tasks: TaskQueue;
   /** Folders whose first scan is under way. */
   readonly scans: FolderScans;
+  /** Where uploads and folder syncs commit their bytes (off the serving thread when it can). */
+  readonly writes: WriteQueue;
 }
 
 /** A process's record of the folders being scanned: a count per project, so two watches of one project both hold it. */

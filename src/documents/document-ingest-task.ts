@@ -85,7 +85,6 @@ export async function runDocumentIngest(task: TaskRun, options: DocumentIngestOp
   await task.recheck();
   await task.tools.storage.assertRoom();
   const answer = await ingestBatch(
-    task.db,
     { projectId: task.projectId },
     { files: [doc.file], intent: ingestIntent(source), origin: doc.origin, quotaBytes: task.tools.storage.quotaBytes },
     task.tools,

@@ -56,7 +56,7 @@ export const ingestEndpoints: AnyEndpoint[] = [
     output: ingestAnswerSchema,
     async run({ body }, ctx) {
       await ctx.tools.storage.assertRoom();
-      const answer = await ingestBatch(ctx.db, ctx.scope, { files: body.files, intent: body.intent, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
+      const answer = await ingestBatch(ctx.scope, { files: body.files, intent: body.intent, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
       if (answer.accepted.length > 0) ctx.tools.reading.kick();
       return answer;
     },
@@ -123,7 +123,7 @@ export const ingestEndpoints: AnyEndpoint[] = [
     output: z.object({ chunkId: z.string(), size: z.number().int() }),
     async run({ params, body }, ctx) {
       await ctx.tools.storage.assertRoom();
-      return storeChunk(ctx.db, ctx.scope, { chunkId: params.chunkId, bytes: body, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
+      return storeChunk(ctx.scope, { chunkId: params.chunkId, bytes: body, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
     },
   }),
   defineEndpoint({

@@ -201,7 +201,7 @@ describe("code ingestion", () => {
 
   it("retiring a file retires its symbols and drops its references and imports", async () => {
     const ids = await ingestAndRead(w, [fileEntry("src/greet.ts", GREET), fileEntry("src/format.ts", FORMAT)]);
-    expect(await retirePaths(w.app.db, { projectId: w.projectId }, ["src/greet.ts"], w.app.tools)).toBe(1);
+    expect(await retirePaths({ projectId: w.projectId }, ["src/greet.ts"], w.app.tools)).toBe(1);
     const fileId = ids["src/greet.ts"]!;
     expect((await symbols(w, fileId)).every((s) => s.retired_at !== null)).toBe(true);
     const counts = await w.app.deps.db.get<{ refs: number; imports: number; keys: number; names: number }>(

@@ -132,7 +132,7 @@ describe("folder sync", () => {
   it("never retires what an ingest call put in the folder's project", async () => {
     await syncFolder(w.app, projectId, w.root);
     const { ingestBatch } = await import("../../src/ingest/accept/ingest-batch.js");
-    await ingestBatch(w.app.db, { projectId }, { files: [{ path: "uploaded/notes.md", bytes: Buffer.from("# Notes\n\nSent over the API.\n") }] }, w.app.tools);
+    await ingestBatch({ projectId }, { files: [{ path: "uploaded/notes.md", bytes: Buffer.from("# Notes\n\nSent over the API.\n") }] }, w.app.tools);
     w.app.worker.kick();
     await w.app.worker.whenIdle();
     const summary = await syncFolder(w.app, projectId, w.root);

@@ -124,7 +124,7 @@ describe("storage bounds", () => {
   it("a retired file keeps its row and ids but no bytes and no text", async () => {
     const { body } = await ingest(w, [fileEntry("gone.md", MARKED), fileEntry("twin.md", "# Twin\n\nSame bytes elsewhere.\n"), fileEntry("copy.md", "# Twin\n\nSame bytes elsewhere.\n")]);
     await untilRead();
-    expect(await retirePaths(db(), { projectId: w.projectId }, ["gone.md", "twin.md"], w.app.tools)).toBe(2);
+    expect(await retirePaths({ projectId: w.projectId }, ["gone.md", "twin.md"], w.app.tools)).toBe(2);
     const ids = await chunkIds();
     expect(ids).not.toContain(sha(MARKED));
     expect(ids).toContain(sha("# Twin\n\nSame bytes elsewhere.\n")); // copy.md still points at it
@@ -190,7 +190,7 @@ describe("storage bounds", () => {
     const after = await count("SELECT count(*) AS n FROM files");
     expect(after).toBe(before.files + 1);
 
-    await expect(ingestBatch(db(), { projectId: w.projectId }, { files: [{ path: "two.md", bytes: Buffer.from(big) }], quotaBytes: 250 }, w.app.tools)).rejects.toMatchObject({ code: "quota_exceeded" });
+    await expect(ingestBatch({ projectId: w.projectId }, { files: [{ path: "two.md", bytes: Buffer.from(big) }], quotaBytes: 250 }, w.app.tools)).rejects.toMatchObject({ code: "quota_exceeded" });
     const now = new Date(clock()).toISOString();
     await expect(putChunk(db(), w.projectId, sha(big), Buffer.from(big), now, 250)).rejects.toBeInstanceOf(AppError);
     expect(await chunkIds()).not.toContain(sha(big));
@@ -199,9 +199,9 @@ describe("storage bounds", () => {
 
     // A project over a lowered quota may still replace bytes by fewer, not add any.
     const fewer = { files: [{ path: "small.md", bytes: Buffer.from("#\n") }], quotaBytes: 1 };
-    await expect(ingestBatch(db(), { projectId: w.projectId }, fewer, w.app.tools)).resolves.toMatchObject({ accepted: [{ path: "small.md" }] });
+    await expect(ingestBatch({ projectId: w.projectId }, fewer, w.app.tools)).resolves.toMatchObject({ accepted: [{ path: "small.md" }] });
     const more = { files: [{ path: "more.md", bytes: Buffer.from("##\n") }], quotaBytes: 1 };
-    await expect(ingestBatch(db(), { projectId: w.projectId }, more, w.app.tools)).rejects.toMatchObject({ code: "quota_exceeded" });
+    await expect(ingestBatch({ projectId: w.projectId }, more, w.app.tools)).rejects.toMatchObject({ code: "quota_exceeded" });
     // Bytes already stored cost nothing: uploading them again passes a full quota.
     await putChunk(db(), w.projectId, sha("#\n"), Buffer.from("#\n"), now, 1);
   });

@@ -1,5 +1,4 @@
 /** The messages between the serving thread and the accept thread, and the work both sides can run. */
-import type { TransferListItem } from "node:worker_threads";
 import { chunkIdOf, packChunkNow } from "../../store/files/chunks.js";
 import type { StoredChunk } from "../../store/files/chunks.js";
 import type { Acceptance, IncomingFile, PackedFile } from "./accept-files.js";
@@ -35,7 +34,7 @@ export function packBytes(bytes: Uint8Array): PackedBytes {
  * whole and that are too large to come from Node's shared pool of small
  * buffers (moving a pooled one would take its neighbours with it).
  */
-export function transferables(answer: AcceptAnswer): TransferListItem[] {
+export function transferables(answer: AcceptAnswer): ArrayBuffer[] {
   const views: Uint8Array[] = [];
   if ("acceptance" in answer) for (const f of answer.acceptance.accepted) views.push(f.bytes, f.stored.bytes);
   if ("packed" in answer) views.push(answer.packed.stored.bytes);

@@ -4,8 +4,9 @@
  * bytes (a 24 MiB upload held the serving thread for hundreds of
  * milliseconds, and so did each 200-file batch of a folder sync), so a
  * large call runs them in one accept thread of its own while the serving
- * thread answers requests; only the short transaction that stores the
- * result stays on the serving thread. A small call runs them in place:
+ * thread answers requests, and the transaction that stores the result runs
+ * on the writer thread (`tools.writes`, batch-writes.ts), which the
+ * thread's buffers move on to. A small call runs them in place:
  * posting to a thread costs more than checking a few kilobytes, and most
  * calls are small.
  *
@@ -23,7 +24,7 @@ import { log } from "../../logger.js";
 import { EXT, workerEntryUrl } from "../read/pool/spawn-reader.js";
 import { acceptAndPack } from "./accept-files.js";
 import type { Acceptance, IncomingFile, PackedFile } from "./accept-files.js";
-import { packBytes } from "./accept-jobs.js";
+import { packBytes, transferables } from "./accept-jobs.js";
 import type { AcceptAnswer, AcceptJob, AcceptRequest, PackedBytes } from "./accept-jobs.js";
 
 /** A call carrying at most this many bytes (or base64 characters) is accepted in place. */
@@ -35,26 +36,36 @@ const IDLE_MS = 2000;
 /** Which thread ran the last accepted call's checks: the test that holds them off the serving thread reads it. */
 export const lastAccept = { threadId };
 
+/**
+ * Buffers of an answer that the serving thread holds alone and may move on
+ * to the writer thread (`WriteQueue.run`'s transfer) instead of copying
+ * them: those an accept thread's answer brought. A call checked in place
+ * gives none (its bytes are the caller's, who may still use them).
+ */
+export interface Movable {
+  movable: ArrayBuffer[];
+}
+
 /** The per-file checks of an ingest call with each accepted file's chunk id and stored form (see `acceptAndPack`). */
-export async function acceptUpload(files: readonly IncomingFile[]): Promise<Acceptance<PackedFile>> {
+export async function acceptUpload(files: readonly IncomingFile[]): Promise<Acceptance<PackedFile> & Movable> {
   if (weight(files) <= IN_PLACE_BYTES) {
     lastAccept.threadId = threadId;
-    return acceptAndPack(files);
+    return { ...acceptAndPack(files), movable: [] };
   }
   const answer = await pool.run({ type: "files", files });
   if (!("acceptance" in answer)) throw failed(answer);
-  return answer.acceptance;
+  return { ...answer.acceptance, movable: transferables(answer) };
 }
 
 /** A chunk upload's id (SHA-256) and stored form, worked out off the serving thread when large. */
-export async function packUpload(bytes: Uint8Array): Promise<PackedBytes> {
+export async function packUpload(bytes: Uint8Array): Promise<PackedBytes & Movable> {
   if (bytes.byteLength <= IN_PLACE_BYTES) {
     lastAccept.threadId = threadId;
-    return packBytes(bytes);
+    return { ...packBytes(bytes), movable: [] };
   }
   const answer = await pool.run({ type: "bytes", bytes });
   if (!("packed" in answer)) throw failed(answer);
-  return answer.packed;
+  return { ...answer.packed, movable: transferables(answer) };
 }
 
 function weight(files: readonly IncomingFile[]): number {

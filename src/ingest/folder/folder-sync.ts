@@ -18,11 +18,11 @@ import type { IngestWorker } from "../read/ingest-worker.js";
 
 /**
  * One transaction stores at most this many files … The transaction runs on
- * the serving thread, and a local store's statements and commit hold its
- * event loop until it ends: 200 files (8 MB) a transaction held it 50–130 ms
- * at a time through a cold sync, a cheap read waiting behind each; batches of
- * this size hold it a few milliseconds, for a few more commits (vuejs/core:
- * 4 -> about 25, against the readings' 240).
+ * the writer thread's connection (`tools.writes`), between the group commits
+ * of readings, which wait behind it: 200 files (8 MB) a transaction held the
+ * write lock 50–130 ms at a time through a cold sync; batches of this size
+ * hold it a few milliseconds, for a few more commits (vuejs/core: 4 -> about
+ * 25, against the readings' 240).
  */
 const BATCH_FILES = 32;
 /** … or about this many bytes (a single bigger file goes alone). */
@@ -35,7 +35,7 @@ const SYNC_INTENT = "folder sync";
 /** What a sync needs of the app: the store, the clock and the reading worker. */
 export interface SyncHost {
   readonly db: Db;
-  readonly tools: Pick<Tools, "clock" | "storage" | "scans">;
+  readonly tools: Pick<Tools, "clock" | "storage" | "scans" | "writes">;
   readonly worker: Pick<IngestWorker, "kick" | "whenIdle">;
 }
 
@@ -169,7 +169,7 @@ async function reconcile(
   const managed = (await getProject(db, projectId))?.rootPath === resolve(root);
   // Files an ingest call put in the project are the caller's to keep, not the folder's to retire.
   const gone = managed ? [...synced].filter((path) => inScope(path) && !store.kept.has(path)) : [];
-  const retired = await retirePaths(host.db, { projectId }, gone, host.tools);
+  const retired = await retirePaths({ projectId }, gone, host.tools);
   const { added, changed, unchanged, refused } = store;
   return { added, changed, unchanged, retired, refused, skipped: scan.skipped };
 }
@@ -227,7 +227,7 @@ class BatchStore {
     let answer;
     try {
       const input = { files, intent: SYNC_INTENT, origin: "folder" as const, quotaBytes: this.host.tools.storage.quotaBytes };
-      answer = await ingestBatch(this.host.db, { projectId: this.projectId }, input, this.host.tools);
+      answer = await ingestBatch({ projectId: this.projectId }, input, this.host.tools);
     } catch (err) {
       // Over the project's quota the whole batch is refused; the sync lists its files and goes on.
       if (!(isAppError(err) && err.code === "quota_exceeded")) throw err;

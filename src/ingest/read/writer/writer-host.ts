@@ -2,15 +2,21 @@
  * The serving thread's side of the writer thread. On a local file the
  * reading worker runs in a thread of its own with its own connection (see
  * writer-thread.ts), so the serving thread's event loop never runs a
- * reading's commit: a cheap read waits for no write, and the serving
- * thread's own writes (sessions, rate events, accepted uploads) wait for
- * the write lock without blocking it (see WriteTurns). Same surface as the
+ * reading's commit: a cheap read waits for no write. The batches uploads and
+ * folder syncs store go to the same thread (`run`, the app's `WriteQueue`),
+ * so neither does it run their commits; its own small writes (sessions,
+ * rate events) wait for the write lock without blocking it (see WriteTurns). Same surface as the
  * in-process worker (`ReadingWorker`), which memory databases keep: a
  * second connection to `:memory:` would be another database.
  */
 import { Worker } from "node:worker_threads";
+import type { WriteQueue, WriteRequest } from "../../../core/tools.js";
+import { AppError } from "../../../errors.js";
 import { log, relayLog } from "../../../logger.js";
+import type { Db } from "../../../store/db.js";
+import { writeOn } from "../../accept/batch-writes.js";
 import { EXT, workerEntryUrl } from "../pool/spawn-reader.js";
+import { receivedError } from "./writer-protocol.js";
 import type { WriterAnswer, WriterData, WriterRequest } from "./writer-protocol.js";
 
 /** What the rest of the app needs of the reading worker, in-process or in its thread. */
@@ -38,8 +44,17 @@ const RESTART_MS = 1000;
  */
 const WRITER_YOUNG_MB = 8;
 
-export class WriterThread implements ReadingWorker {
+/** A write posted to the thread, waiting for its answer. */
+interface PostedWrite {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+export class WriterThread implements ReadingWorker, WriteQueue {
   readonly #data: WriterData;
+  /** The serving thread's connection: writes run on it in place while no thread runs. */
+  readonly #db: Db;
+  readonly #writes = new Map<number, PostedWrite>();
   #thread: Worker | undefined;
   #nextId = 0;
   readonly #idle = new Map<number, () => void>();
@@ -47,8 +62,9 @@ export class WriterThread implements ReadingWorker {
   #stopping = false;
   #stopped: (() => void) | undefined;
 
-  constructor(data: WriterData) {
+  constructor(data: WriterData, db: Db) {
     this.#data = data;
+    this.#db = db;
   }
 
   async start(): Promise<void> {
@@ -93,6 +109,26 @@ export class WriterThread implements ReadingWorker {
     return this.#ask(this.#collecting, "collect");
   }
 
+  /**
+   * Runs a long write (`batch-writes.ts`) on the thread's connection and
+   * resolves once it committed. While no thread runs (not started, stopping,
+   * or being started again after it stopped unasked) the write runs in place
+   * on the serving connection, as it did before there was a thread: it is
+   * never refused for where it runs. A thread that stops with a write under
+   * way fails that write (`internal`): whether it committed is unknown, and
+   * storing a batch again is harmless (same paths, same bytes).
+   */
+  run(request: WriteRequest, transfer: readonly ArrayBuffer[] = []): Promise<unknown> {
+    const thread = this.#thread;
+    if (!thread || this.#stopping) return writeOn(this.#db, request);
+    const id = this.#nextId++;
+    return new Promise((resolve, reject) => {
+      this.#writes.set(id, { resolve, reject });
+      const message: WriterRequest = { type: "write", id, request };
+      thread.postMessage(message, [...transfer]);
+    });
+  }
+
   /** Asks the thread for something it answers by id; resolves on the answer (or at once without a thread). */
   #ask(waits: Map<number, () => void>, type: "idle" | "collect"): Promise<void> {
     if (!this.#thread) return Promise.resolve();
@@ -121,7 +157,15 @@ export class WriterThread implements ReadingWorker {
     if (answer.type === "log") relayLog(answer.record);
     else if (answer.type === "idle") settle(this.#idle, answer.id);
     else if (answer.type === "collected") settle(this.#collecting, answer.id);
+    else if (answer.type === "written") this.#written(answer);
     else if (answer.type === "stopped") this.#stopped?.();
+  }
+
+  #written(answer: Extract<WriterAnswer, { type: "written" }>): void {
+    const posted = this.#writes.get(answer.id);
+    this.#writes.delete(answer.id);
+    if ("error" in answer) posted?.reject(receivedError(answer.error));
+    else posted?.resolve(answer.value);
   }
 
   /** A thread that ended unasked (a native failure, its heap) is started again; its claims are queued again at start. */
@@ -131,6 +175,8 @@ export class WriterThread implements ReadingWorker {
     // A pass the thread held ends with it; the next interval runs another.
     for (const resolve of this.#collecting.values()) resolve();
     this.#collecting.clear();
+    for (const { reject } of this.#writes.values()) reject(new AppError("internal", { cause: new Error(`the writer thread stopped (code ${code}) during a write`) }));
+    this.#writes.clear();
     if (this.#stopping) {
       this.#stopped?.();
       for (const resolve of this.#idle.values()) resolve();

@@ -7,13 +7,16 @@
  * writes them and hands them to its listeners (MCP sessions hear them).
  */
 import { parentPort, workerData } from "node:worker_threads";
+import type { WriteRequest } from "../../../core/tools.js";
 import { log, onLog, setLogOutput } from "../../../logger.js";
 import { openDatabase } from "../../../store/db.js";
 import { SpaceFloor } from "../../../store/free-space.js";
 import { WriteTurns } from "../../../store/write-turns.js";
+import { writeOn } from "../../accept/batch-writes.js";
 import { collectChunks } from "../../accept/storage.js";
 import { IngestWorker } from "../ingest-worker.js";
 import { LeasedWorker } from "./leased-worker.js";
+import { sendError } from "./writer-protocol.js";
 import type { WriterAnswer, WriterData, WriterRequest } from "./writer-protocol.js";
 
 const port = parentPort;
@@ -33,15 +36,24 @@ try {
     db,
     (holds) => new IngestWorker({ db, clock: Date.now, reading: data.reading, readersUrl: data.readersUrl, holds, room: () => floor.above() }),
   );
+  // Writes under way: the connection closes only once they answered.
+  const writing = new Set<Promise<void>>();
+  const write = (id: number, request: WriteRequest) => {
+    const done: Promise<void> = writeOn(db, request)
+      .then((value) => post({ type: "written", id, value }), (error: unknown) => post({ type: "written", id, error: sendError(error) }))
+      .finally(() => writing.delete(done));
+    writing.add(done);
+  };
   port.on("message", (request: WriterRequest) => {
     if (request.type === "kick") worker.kick();
+    else if (request.type === "write") write(request.id, request.request);
     else if (request.type === "idle") void worker.whenIdle().then(() => post({ type: "idle", id: request.id }));
     else if (request.type === "collect")
       void collectChunks(db, Date.now())
         .catch((error: unknown) => log.warn("storage collection failed", { error }))
         .finally(() => post({ type: "collected", id: request.id }));
     else
-      void worker.stop().finally(() => {
+      void Promise.all([worker.stop(), ...writing]).finally(() => {
         db.close();
         post({ type: "stopped" });
         port.close();
