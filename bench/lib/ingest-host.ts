@@ -102,7 +102,7 @@ async function replaceAndWait(app: App, projectId: string, fileId: string, text:
   const chunkId = chunkIdOf(bytes);
   const start = performance.now();
   await storeChunk({ projectId }, { chunkId, bytes, quotaBytes: app.tools.storage.quotaBytes }, app.tools);
-  await replaceContent(app.db, { projectId }, { fileId, chunkId, fileSize: bytes.byteLength }, app.tools);
+  await replaceContent({ projectId }, { fileId, chunkId, fileSize: bytes.byteLength }, app.tools);
   app.tools.reading.kick();
   if (marker) await untilQueryable(app, projectId, marker);
   else await app.worker.whenIdle();

@@ -147,7 +147,7 @@ export const ingestEndpoints: AnyEndpoint[] = [
     output: fileSchema,
     async run({ params, body }, ctx) {
       await ctx.tools.storage.assertRoom();
-      const file = await replaceContent(ctx.db, ctx.scope, { fileId: params.fileId, chunkId: body.chunkId, fileSize: body.fileSize }, ctx.tools);
+      const file = await replaceContent(ctx.scope, { fileId: params.fileId, chunkId: body.chunkId, fileSize: body.fileSize }, ctx.tools);
       ctx.tools.reading.kick();
       return file;
     },

@@ -1,5 +1,5 @@
 /**
- * A folder sync's batches, an upload and a chunk are committed on the writer
+ * A folder sync's batches, an upload, a chunk and a content replacement are committed on the writer
  * thread's connection, not the serving thread's: the serving connection's
  * count of rows written (`total_changes()`, per connection) does not move
  * while they are stored, and everything acknowledged is there. Errors come
@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureLocalProject } from "../../src/access/local-project.js";
 import { storeChunk } from "../../src/ingest/accept/chunks.js";
 import { ingestBatch } from "../../src/ingest/accept/ingest-batch.js";
+import { replaceContent } from "../../src/ingest/accept/replace-content.js";
 import { applyFolder } from "../../src/ingest/folder/folder-sync.js";
 import { WriterThread } from "../../src/ingest/read/writer/writer-host.js";
 import { createTestWorld } from "../support/test-app.js";
@@ -54,16 +55,21 @@ describe("long writes off the serving thread", () => {
     expect(Number(stored?.n)).toBe(FILES);
   });
 
-  it("an upload and a chunk are committed by the thread and answered as before", async () => {
+  it("an upload, a chunk and a content replacement are committed by the thread and answered as before", async () => {
     const before = await servingChanges();
     const text = "Refunds go back to the original card within five days.\n".repeat(2000);
     const answer = await ingestBatch({ projectId: w.projectId }, { files: [{ path: "docs/refunds.md", bytes: Buffer.from(text) }] }, w.app.tools);
     expect(answer).toMatchObject({ accepted: [{ path: "docs/refunds.md", status: "queued" }], projectId: w.projectId, version: expect.any(Number) });
-    const chunkId = `sha256:${createHash("sha256").update(text).digest("hex")}`;
-    await expect(storeChunk({ projectId: w.projectId }, { chunkId, bytes: Buffer.from(text) }, w.app.tools)).resolves.toEqual({ chunkId, size: text.length });
+    const edited = `${text}Refunds past ninety days go to store credit.\n`;
+    const chunkId = `sha256:${createHash("sha256").update(edited).digest("hex")}`;
+    await expect(storeChunk({ projectId: w.projectId }, { chunkId, bytes: Buffer.from(edited) }, w.app.tools)).resolves.toEqual({ chunkId, size: edited.length });
+    const fileId = answer.accepted[0]!.fileId;
+    const moved = await replaceContent({ projectId: w.projectId }, { fileId, chunkId }, w.app.tools);
+    expect(moved).toMatchObject({ fileId, path: "docs/refunds.md" });
     expect((await servingChanges()) - before).toBe(0);
-    const file = await w.app.db.get<{ status: string }>("SELECT status FROM files WHERE project_id = ? AND path = 'docs/refunds.md'", [w.projectId]);
-    expect(file?.status).toBe("queued");
+    const file = await w.app.db.get<{ chunk_id: string }>("SELECT chunk_id FROM files WHERE file_id = ?", [fileId]);
+    expect(file?.chunk_id).toBe(chunkId);
+    await expect(replaceContent({ projectId: w.projectId }, { fileId: "fil_none", chunkId }, w.app.tools)).rejects.toMatchObject({ code: "file_not_found", status: 404 });
   });
 
   it("a refusal in the thread reaches the caller as the same error, and stores nothing", async () => {

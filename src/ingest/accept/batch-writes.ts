@@ -1,8 +1,9 @@
 /**
  * The write transactions of uploads and folder syncs, as jobs a `WriteQueue`
  * runs: storing an accepted batch, retiring paths, storing an uploaded
- * chunk. Each commits bytes (up to tens of megabytes) and its commit waits
- * for the disk, so on a local file they run on the writer thread's
+ * chunk, moving a file to an uploaded chunk. Each writes or releases bytes
+ * (up to tens of megabytes; a released chunk is overwritten with zeros,
+ * `secure_delete`) and its commit waits for the disk, so on a local file they run on the writer thread's
  * connection (writer-thread.ts), where a slow commit holds no request: on
  * the serving thread they held a cheap read for up to half a second under
  * load. Elsewhere (`inPlaceWrites`) they run on the caller's connection.
@@ -13,15 +14,19 @@
 import type { WriteQueue, WriteRequest } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
 import type { Db, Queryable } from "../../store/db.js";
-import { EMPTY_CHUNK_ID, projectStoredBytes, putChunk, putIngestedChunk } from "../../store/files/chunks.js";
+import { EMPTY_CHUNK_ID, chunkSize, projectStoredBytes, putChunk, putIngestedChunk } from "../../store/files/chunks.js";
 import type { StoredChunk } from "../../store/files/chunks.js";
-import { chunkOfPath, retireFilesByPath, upsertQueuedFile, upsertRefusedFile } from "../../store/files/files.js";
+import { chunkOfPath, getFile, requeueFile, retireFilesByPath, upsertQueuedFile, upsertRefusedFile } from "../../store/files/files.js";
 import type { FileOrigin, RefusedVersion } from "../../store/files/files.js";
 import { touchLease } from "../../store/files/leases.js";
 import { retireFileDerivations } from "../../store/graph/factions.js";
 import { bumpCorpusVersion, corpusVersion } from "../../store/access/projects.js";
 import { unindexFile } from "../../store/search/search-index.js";
+import { toFileResource } from "../../graph/file-resource.js";
+import type { FileResource } from "../../graph/file-resource.js";
 import type { PackedFile, RefusedFile } from "./accept-files.js";
+import { isEditable } from "./media-types.js";
+import type { FileType } from "./media-types.js";
 import { assertWithinQuota, releaseLeftChunks } from "./storage.js";
 
 /** An accepted batch to store: what the checks let in and what they refused for its content. */
@@ -59,11 +64,21 @@ export interface ChunkToStore {
   nowMs: number;
 }
 
+/** A file moved to bytes already stored as a chunk. */
+export interface ContentToReplace {
+  projectId: string;
+  fileId: string;
+  chunkId: string;
+  fileSize: number | undefined;
+  nowMs: number;
+}
+
 /** The jobs by kind: what a `WriteRequest` names. */
 const JOBS = {
   "ingest.store": storeBatch,
   "ingest.retire": retireStoredPaths,
   "chunks.put": storeUploadedChunk,
+  "files.replace": moveFileToChunk,
 } as const;
 
 type Jobs = typeof JOBS;
@@ -187,4 +202,27 @@ function retireStoredPaths(db: Db, input: PathsToRetire): Promise<number> {
 /** Stores an uploaded chunk (one statement, the quota checked in it). */
 async function storeUploadedChunk(db: Db, input: ChunkToStore): Promise<void> {
   await db.transaction((tx) => putChunk(tx, input.projectId, input.chunkId, input.bytes, iso(input.nowMs), input.quotaBytes, input.stored));
+}
+
+/**
+ * Moves a file to bytes already stored as a chunk and queues it for an
+ * incremental re-read. The chunk it left is deleted in the same transaction
+ * when no other file points at it (see replace-content.ts).
+ */
+function moveFileToChunk(db: Db, input: ContentToReplace): Promise<FileResource> {
+  const { projectId, fileId, chunkId, nowMs } = input;
+  return db.transaction(async (tx) => {
+    const file = await getFile(tx, projectId, fileId);
+    if (!file) throw new AppError("file_not_found");
+    if (!isEditable(file.fileType as FileType)) throw new AppError("file_not_editable");
+    const size = await chunkSize(tx, projectId, chunkId);
+    if (size === undefined) throw new AppError("chunk_not_stored");
+    if (input.fileSize !== undefined && input.fileSize !== size) {
+      throw new AppError("invalid_input", { message: `fileSize ${input.fileSize} does not match the chunk's ${size} bytes` });
+    }
+    await requeueFile(tx, fileId, chunkId, size, iso(nowMs));
+    if (file.chunkId !== chunkId) await releaseLeftChunks(tx, projectId, [file.chunkId], nowMs);
+    await bumpCorpusVersion(tx, projectId);
+    return toFileResource((await getFile(tx, projectId, fileId))!);
+  });
 }
