@@ -10,7 +10,7 @@ import { dispatchEndpoints } from "./core/dispatch-endpoints.js";
 import type { AnyEndpoint } from "./core/endpoint.js";
 import { Service } from "./core/service.js";
 import { folderScans } from "./core/tools.js";
-import type { Clock, Tools } from "./core/tools.js";
+import type { Clock, Tools, WriteQueue } from "./core/tools.js";
 import { artifactEndpoints } from "./artifacts/artifact-endpoints.js";
 import { artifactTaskKind } from "./artifacts/artifact-task.js";
 import { documentIngestKind } from "./documents/document-ingest-task.js";
@@ -119,9 +119,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
     const floor = new SpaceFloor(config.dbUrl, config.minFreeMb);
     const storage = { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax, assertRoom: () => floor.assertRoom() };
-    // Uploads and folder syncs commit their bytes on the writer thread when there is one, else in place.
-    const writes = worker instanceof WriterThread ? worker : inPlaceWrites(db);
-    const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans(), writes };
+    const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans(), writes: writeQueue(worker, db) };
     const catalog = new Catalog(options.actions ?? productActions);
     const offered = catalog.select(config.tools, toolProfiles);
     const rateLimit = new RateLimiter(db, config.rateLimit, clock);
@@ -171,6 +169,11 @@ function readingWorker(config: Config, db: Db, clock: Clock, ownClock: boolean):
   const floor = new SpaceFloor(config.dbUrl, config.minFreeMb);
   const make = (holds?: WorkerDeps["holds"]) => new IngestWorker({ db, clock, reading: config.reading, holds, room: () => floor.above() });
   return db.kind === "memory" ? make() : new LeasedWorker(db, make);
+}
+
+/** Where uploads and folder syncs commit their bytes: the writer thread when there is one, else in place. */
+function writeQueue(worker: ReadingWorker, db: Db): WriteQueue {
+  return worker instanceof WriterThread ? worker : inPlaceWrites(db);
 }
 
 /**
