@@ -35,6 +35,16 @@ describe("reader pool recycling", () => {
     expect(later).not.toBe(first);
   });
 
+  it("replaces an idle thread past its byte budget at once when asked, before its idle time ran out", async () => {
+    const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 30_000, readersUrl: THREAD_ID_READERS, recycleBytes: 50, recycleFiles: 2, recycleIdleMs: 60_000 });
+    pools.push(pool);
+    const first = await threadOf(pool, "a");
+    pool.recycleIdle(); // read little: stays
+    expect(await threadOf(pool, "b")).toBe(first);
+    pool.recycleIdle();
+    expect(await threadOf(pool, "c")).not.toBe(first);
+  });
+
   it("keeps a thread under its byte budget", async () => {
     const pool = new ReaderPool({ threads: 1, heapMb: 256, timeoutMs: 30_000, readersUrl: THREAD_ID_READERS, recycleBytes: 1_000_000, recycleIdleMs: 100 });
     pools.push(pool);

@@ -263,6 +263,7 @@ export class IngestWorker {
     this.#touched = new Map();
     this.#touchedSince = undefined;
     this.#flushAsked = false;
+    this.#pool.recycleIdle(); // the passes hold this event loop: an idle thread's replacement would wait for them
     for (const pass of this.#passes) {
       try {
         await pass(this.#deps.db, projects, this.#deps.clock);
