@@ -215,3 +215,26 @@ describe("file ranking: a file named by adjacent words of the question", () => {
     expect(await scores("json and element hierarchy", FILE_RANK_WEIGHTS)).toEqual(await scores("json and element hierarchy", without));
   });
 });
+
+describe("file ranking: vendored distributions inside a package", () => {
+  let w: TestWorld;
+  const TIMEOUTS = `"""Connection timeouts: how long a pooled connection waits for a slow proxy."""\n\n\ndef proxy_timeout(seconds):\n    return seconds\n`;
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    // The same module three times: vendored inside a package, in a monorepo's root `packages/`, and under `_vendor`.
+    await ingest(w, [fileEntry("client/packages/pool/timeouts.py", TIMEOUTS), fileEntry("packages/pool/timeouts.py", TIMEOUTS), fileEntry("client/_vendor/pool/timeouts.py", TIMEOUTS)]);
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it("weighs a `packages` folder inside a package and a `_vendor` folder as vendored; a root `packages/` in full", async () => {
+    const score = new Map((await rankFiles(w.app.db, [w.projectId], "proxy timeout of a pooled connection")).map((f) => [f.path, f.score]));
+    const own = score.get("packages/pool/timeouts.py")!;
+    expect(own).toBeGreaterThan(0);
+    expect(score.get("client/packages/pool/timeouts.py")!).toBeLessThan(0.5 * own);
+    expect(score.get("client/_vendor/pool/timeouts.py")!).toBeLessThan(0.5 * own);
+  });
+});

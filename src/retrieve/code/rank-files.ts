@@ -108,7 +108,13 @@ const MAX_FILES = 50;
 
 const TYPE_LIKE = new Set(["class", "interface", "type", "enum", "struct", "trait", "namespace", "module", "protocol", "object", "record", "union"]);
 const CALLABLE = new Set(["function", "method", "constructor", "macro"]);
-const VENDORED = /(^|\/)(vendor|vendored|third[_-]?party|node_modules|external|extern|deps)\//i;
+/**
+ * Folders of code copied in from other projects. A `packages` folder
+ * inside a package (`requests/packages/urllib3`) holds distributions
+ * vendored into it, as `_vendor` does (`pip/_vendor`); at the root,
+ * `packages/` is a monorepo's own source and counts in full.
+ */
+const VENDORED = /(^|\/)(vendor|vendored|_vendor|third[_-]?party|node_modules|external|extern|deps)\/|[^/]\/packages\//i;
 const DECLARATION_FILE = /\.d\.[cm]?ts$/i;
 const PROSE_FILE = /(\.(md|mdx|markdown|rst|txt|adoc|asciidoc)|(^|\/)(license|licence|copying|notice|authors|changelog|changes)[^/]*)$/i;
 
