@@ -26,8 +26,8 @@ import { LeasedWorker } from "./ingest/read/writer/leased-worker.js";
 import { WriterThread } from "./ingest/read/writer/writer-host.js";
 import type { ReadingWorker } from "./ingest/read/writer/writer-host.js";
 import { useThreadBuild } from "./ingest/read/pool/spawn-reader.js";
-import { COLLECT_INTERVAL_MS, collectChunks } from "./ingest/accept/storage.js";
-import { inPlaceWrites } from "./ingest/accept/batch-writes.js";
+import { COLLECT_INTERVAL_MS } from "./ingest/accept/storage.js";
+import { inPlaceWrites, runWrite } from "./ingest/accept/batch-writes.js";
 import { log, setLogOutput } from "./logger.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
 import { serverInstructions } from "./prompts.js";
@@ -119,7 +119,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     });
     const floor = new SpaceFloor(config.dbUrl, config.minFreeMb);
     const storage = { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax, assertRoom: () => floor.assertRoom() };
-    const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans(), writes: writeQueue(worker, db) };
+    const writes = writeQueue(worker, db);
+    const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans(), writes };
     const catalog = new Catalog(options.actions ?? productActions);
     const offered = catalog.select(config.tools, toolProfiles);
     const rateLimit = new RateLimiter(db, config.rateLimit, clock);
@@ -131,7 +132,7 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       await worker.start();
       await tasks.start();
     }
-    const collector = scheduleCollection(worker instanceof WriterThread ? () => worker.collect() : () => collectChunks(db, clock()));
+    const collector = scheduleCollection(() => runWrite(writes, "storage.collect", { nowMs: clock() }));
     const http = createHttpApp({ config, service, mcp, endpoints, console: createConsole({ service, endpoints }) });
     return {
       deps: { config, db, clock },

@@ -20,6 +20,7 @@ import { createTestWorld, fakeClock, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
 import { WriterThread } from "../../src/ingest/read/writer/writer-host.js";
+import { runWrite } from "../../src/ingest/accept/batch-writes.js";
 
 /**
  * Two markers: one as written, one a word the full-text index stores as is
@@ -216,7 +217,7 @@ describe("the scheduled storage pass on a served file", () => {
       expect(worker).toBeInstanceOf(WriterThread);
       const old = new Date(Date.now() - 2 * CHUNK_GRACE_MS).toISOString();
       await w.app.deps.db.execute("INSERT INTO chunks (project_id, chunk_id, size, bytes, created_at) VALUES (?, 'stray', 3, x'616263', ?)", [w.projectId, old]);
-      await (worker as WriterThread).collect();
+      await runWrite(w.app.tools.writes, "storage.collect", { nowMs: Date.now() });
       expect(await w.app.deps.db.get("SELECT chunk_id FROM chunks WHERE chunk_id = 'stray'")).toBeUndefined();
     } finally {
       await w.close();

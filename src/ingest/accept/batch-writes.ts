@@ -27,7 +27,7 @@ import type { FileResource } from "../../graph/file-resource.js";
 import type { PackedFile, RefusedFile } from "./accept-files.js";
 import { isEditable } from "./media-types.js";
 import type { FileType } from "./media-types.js";
-import { assertWithinQuota, releaseLeftChunks } from "./storage.js";
+import { assertWithinQuota, collectChunks, releaseLeftChunks } from "./storage.js";
 
 /** An accepted batch to store: what the checks let in and what they refused for its content. */
 export interface BatchToStore {
@@ -79,6 +79,7 @@ const JOBS = {
   "ingest.retire": retireStoredPaths,
   "chunks.put": storeUploadedChunk,
   "files.replace": moveFileToChunk,
+  "storage.collect": (db: Db, input: { nowMs: number }) => collectChunks(db, input.nowMs),
 } as const;
 
 type Jobs = typeof JOBS;

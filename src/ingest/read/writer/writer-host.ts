@@ -58,7 +58,6 @@ export class WriterThread implements ReadingWorker, WriteQueue {
   #thread: Worker | undefined;
   #nextId = 0;
   readonly #idle = new Map<number, () => void>();
-  readonly #collecting = new Map<number, () => void>();
   #stopping = false;
   #stopped: (() => void) | undefined;
 
@@ -96,17 +95,14 @@ export class WriterThread implements ReadingWorker, WriteQueue {
     this.#send({ type: "kick" });
   }
 
+  /** Resolves once the thread has nothing to read (at once without a thread). */
   whenIdle(): Promise<void> {
-    return this.#ask(this.#idle, "idle");
-  }
-
-  /**
-   * The scheduled storage pass (`collectChunks`), run on the writer's
-   * connection: its FTS optimize and WAL truncation took 2.3 s of the
-   * serving thread at 4M lines. Resolves when the pass ended (or the thread).
-   */
-  collect(): Promise<void> {
-    return this.#ask(this.#collecting, "collect");
+    if (!this.#thread) return Promise.resolve();
+    const id = this.#nextId++;
+    return new Promise((resolve) => {
+      this.#idle.set(id, resolve);
+      this.#send({ type: "idle", id });
+    });
   }
 
   /**
@@ -129,16 +125,6 @@ export class WriterThread implements ReadingWorker, WriteQueue {
     });
   }
 
-  /** Asks the thread for something it answers by id; resolves on the answer (or at once without a thread). */
-  #ask(waits: Map<number, () => void>, type: "idle" | "collect"): Promise<void> {
-    if (!this.#thread) return Promise.resolve();
-    const id = this.#nextId++;
-    return new Promise((resolve) => {
-      waits.set(id, resolve);
-      this.#send({ type, id });
-    });
-  }
-
   async stop(): Promise<void> {
     const thread = this.#thread;
     this.#stopping = true;
@@ -155,8 +141,10 @@ export class WriterThread implements ReadingWorker, WriteQueue {
 
   #answer(answer: WriterAnswer): void {
     if (answer.type === "log") relayLog(answer.record);
-    else if (answer.type === "idle") settle(this.#idle, answer.id);
-    else if (answer.type === "collected") settle(this.#collecting, answer.id);
+    else if (answer.type === "idle") {
+      this.#idle.get(answer.id)?.();
+      this.#idle.delete(answer.id);
+    }
     else if (answer.type === "written") this.#written(answer);
     else if (answer.type === "stopped") this.#stopped?.();
   }
@@ -172,9 +160,6 @@ export class WriterThread implements ReadingWorker, WriteQueue {
   #exited(thread: Worker, code: number): void {
     if (this.#thread !== thread) return;
     this.#thread = undefined;
-    // A pass the thread held ends with it; the next interval runs another.
-    for (const resolve of this.#collecting.values()) resolve();
-    this.#collecting.clear();
     for (const { reject } of this.#writes.values()) reject(new AppError("internal", { cause: new Error(`the writer thread stopped (code ${code}) during a write`) }));
     this.#writes.clear();
     if (this.#stopping) {
@@ -188,10 +173,4 @@ export class WriterThread implements ReadingWorker, WriteQueue {
       if (!this.#stopping) this.start().catch((error: unknown) => log.error("the writer thread did not start again", { error }));
     }, RESTART_MS).unref();
   }
-}
-
-/** Resolves and forgets one wait. */
-function settle(waits: Map<number, () => void>, id: number): void {
-  waits.get(id)?.();
-  waits.delete(id);
 }

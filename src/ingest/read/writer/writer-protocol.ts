@@ -20,7 +20,6 @@ export interface WriterData {
 export type WriterRequest =
   | { readonly type: "kick" }
   | { readonly type: "idle"; readonly id: number }
-  | { readonly type: "collect"; readonly id: number }
   | { readonly type: "write"; readonly id: number; readonly request: WriteRequest }
   | { readonly type: "stop" };
 
@@ -28,7 +27,6 @@ export type WriterAnswer =
   | { readonly type: "started" }
   | { readonly type: "start-failed"; readonly message: string }
   | { readonly type: "idle"; readonly id: number }
-  | { readonly type: "collected"; readonly id: number }
   | ({ readonly type: "written"; readonly id: number } & ({ readonly value: unknown } | { readonly error: SentError }))
   | { readonly type: "stopped" }
   | { readonly type: "log"; readonly record: LogRecord };

@@ -8,12 +8,11 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { WriteRequest } from "../../../core/tools.js";
-import { log, onLog, setLogOutput } from "../../../logger.js";
+import { onLog, setLogOutput } from "../../../logger.js";
 import { openDatabase } from "../../../store/db.js";
 import { SpaceFloor } from "../../../store/free-space.js";
 import { WriteTurns } from "../../../store/write-turns.js";
 import { writeOn } from "../../accept/batch-writes.js";
-import { collectChunks } from "../../accept/storage.js";
 import { IngestWorker } from "../ingest-worker.js";
 import { LeasedWorker } from "./leased-worker.js";
 import { sendError } from "./writer-protocol.js";
@@ -48,10 +47,6 @@ try {
     if (request.type === "kick") worker.kick();
     else if (request.type === "write") write(request.id, request.request);
     else if (request.type === "idle") void worker.whenIdle().then(() => post({ type: "idle", id: request.id }));
-    else if (request.type === "collect")
-      void collectChunks(db, Date.now())
-        .catch((error: unknown) => log.warn("storage collection failed", { error }))
-        .finally(() => post({ type: "collected", id: request.id }));
     else
       void Promise.all([worker.stop(), ...writing]).finally(() => {
         db.close();
