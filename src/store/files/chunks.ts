@@ -200,10 +200,13 @@ export interface Collected {
  * No file holds the chunk, nor was read from it: a reading's code units may
  * be stored as lines of the chunk read (see graph/faction-text.ts), so that
  * chunk stays until the file is read again (`finishReading` releases it) or
- * leaves it.
+ * leaves it. A file read from the chunk it holds is found by the first test,
+ * so the second asks only of files read from another chunk: the index of
+ * read chunks holds those alone (`0043-sparse-indexes.sql`), and its
+ * condition must stand here as written for SQLite to use it.
  */
 const UNREFERENCED = `NOT EXISTS (SELECT 1 FROM files f WHERE f.project_id = chunks.project_id AND f.chunk_id = chunks.chunk_id)
-  AND NOT EXISTS (SELECT 1 FROM files f WHERE f.project_id = chunks.project_id AND f.read_chunk_id = chunks.chunk_id)`;
+  AND NOT EXISTS (SELECT 1 FROM files f WHERE f.project_id = chunks.project_id AND f.read_chunk_id = chunks.chunk_id AND f.read_chunk_id <> f.chunk_id)`;
 
 /**
  * Deletes these chunks of a project when no file points at them and they

@@ -40,11 +40,12 @@ const COLUMNS = [
 ] as const;
 
 /**
- * The characters of a content hash that are stored and compared (about 130
- * bits of a base64url SHA-256): the hash only tells a file's live factions
- * apart at its next reading, and the whole 43 took 0.4 MB on vuejs/core.
+ * The characters of a content hash that are stored and compared (66 bits of
+ * a base64url SHA-256, `0044-faction-hash-chars.sql`): the hash only tells
+ * a file's live factions apart at its next reading, and the whole 43 took
+ * 0.4 MB on vuejs/core, 22 of them 2.5 MB of a 1 M-line tree.
  */
-const STORED_HASH_CHARS = 22;
+const STORED_HASH_CHARS = 11;
 
 /** A content hash as stored, and as the diff compares it with the stored ones. */
 export function storedHash(contentHash: string): string {

@@ -38,14 +38,6 @@ export async function fileMentionLinks(q: Queryable, projectId: string, fileId: 
   return rows.map((r) => ({ cellId: r.cell_id, entityId: r.entity_id }));
 }
 
-/** Deletes the rows of `table` whose two `columns` hold one of `pairs`, in batches. */
-async function deletePairs(q: Queryable, table: string, columns: readonly [string, string], pairs: ReadonlyArray<readonly [string, string]>): Promise<void> {
-  for (let i = 0; i < pairs.length; i += BATCH) {
-    const slice = pairs.slice(i, i + BATCH);
-    await q.execute(`DELETE FROM ${table} WHERE (${columns.join(", ")}) IN (VALUES ${slice.map(() => "(?, ?)").join(", ")})`, slice.flat());
-  }
-}
-
 /** Removes these links. */
 export async function unlinkPairs(q: Queryable, links: readonly CellLink[]): Promise<void> {
   for (let i = 0; i < links.length; i += BATCH) {
@@ -60,13 +52,20 @@ export async function unlinkPairs(q: Queryable, links: readonly CellLink[]): Pro
 /** The symbol mentions recorded for the file's cells. */
 export async function fileSymbolMentions(q: Queryable, fileId: string): Promise<CellMention[]> {
   const rows = await q.all<{ cell_id: string; name: string }>(
-    "SELECT m.cell_id, m.name FROM cells c CROSS JOIN symbol_mentions m ON m.cell_id = c.cell_id WHERE c.file_id = ?",
+    "SELECT c.cell_id, m.name FROM cells c CROSS JOIN symbol_mentions m ON m.cell_rowid = c.rowid WHERE c.file_id = ?",
     [fileId],
   );
   return rows.map((r) => ({ cellId: r.cell_id, name: r.name }));
 }
 
-/** Removes these symbol mentions. */
-export function dropSymbolMentions(q: Queryable, mentions: readonly CellMention[]): Promise<void> {
-  return deletePairs(q, "symbol_mentions", ["cell_id", "name"], mentions.map((m) => [m.cellId, m.name] as const));
+/** Removes these symbol mentions (`symbol_mentions` keys a cell by its rowid, `0042-symbol-mention-rowids.sql`). */
+export async function dropSymbolMentions(q: Queryable, mentions: readonly CellMention[]): Promise<void> {
+  for (let i = 0; i < mentions.length; i += BATCH) {
+    const slice = mentions.slice(i, i + BATCH);
+    await q.execute(
+      `DELETE FROM symbol_mentions WHERE (cell_rowid, name) IN (
+         SELECT c.rowid, v.column2 FROM (VALUES ${slice.map(() => "(?, ?)").join(", ")}) v CROSS JOIN cell_rows c ON c.cell_id = v.column1)`,
+      slice.flatMap((m) => [m.cellId, m.name]),
+    );
+  }
 }

@@ -125,7 +125,7 @@ export async function unlinkFileMentions(q: Queryable, projectId: string, fileId
        WHERE c.file_id = ? AND e.project_id = ? AND (e.kind = 'symbol' OR e.source_key LIKE '${NAME_KEY}%'))`,
     [fileId, projectId],
   );
-  await q.execute("DELETE FROM symbol_mentions WHERE cell_id IN (SELECT cell_id FROM cells WHERE file_id = ?)", [fileId]);
+  await q.execute("DELETE FROM symbol_mentions WHERE cell_rowid IN (SELECT rowid FROM cells WHERE file_id = ?)", [fileId]);
 }
 
 /** Records code identifiers mentioned by cells. */
@@ -133,8 +133,10 @@ export async function recordSymbolMentions(q: Queryable, projectId: string, ment
   for (let i = 0; i < mentions.length; i += 300) {
     const slice = mentions.slice(i, i + 300);
     await q.execute(
-      `INSERT OR IGNORE INTO symbol_mentions (cell_id, project_id, name) VALUES ${slice.map(() => "(?, ?, ?)").join(", ")}`,
-      slice.flatMap((m) => [m.cellId, projectId, m.name]),
+      `INSERT OR IGNORE INTO symbol_mentions (cell_rowid, project_rowid, name)
+       SELECT c.rowid, p.rowid, v.column2 FROM (VALUES ${slice.map(() => "(?, ?)").join(", ")}) v
+       CROSS JOIN cell_rows c ON c.cell_id = v.column1 CROSS JOIN projects p ON p.project_id = ?`,
+      [...slice.flatMap((m) => [m.cellId, m.name]), projectId],
     );
   }
 }
@@ -149,10 +151,13 @@ export async function symbolMentionCandidates(
   const filter = names ? `AND m.name IN (${placeholders(names.length)})` : "";
   // Two joins, each on an index (symbols by name, symbols by qualified name): one join on
   // `name OR qualified_name` could use neither and scanned every symbol for every mention.
+  // CROSS JOIN keeps the mentions first, as the join through the `symbols` view had them.
   const join = (column: string) =>
-    `SELECT m.cell_id, m.name, s.entity_id FROM symbol_mentions m
-     JOIN symbols s ON s.project_id = m.project_id AND s.${column} = m.name AND s.retired_at IS NULL AND s.entity_id IS NOT NULL
-     WHERE m.project_id = ? ${filter}`;
+    `SELECT c.cell_id, m.name, e.entity_id FROM symbol_mentions m
+     CROSS JOIN symbol_rows s ON s.project_rowid = m.project_rowid AND s.${column} = m.name AND s.retired_at IS NULL
+     CROSS JOIN entity_rows e ON e.rowid = s.entity_rowid
+     CROSS JOIN cell_rows c ON c.rowid = m.cell_rowid
+     WHERE m.project_rowid = (SELECT rowid FROM projects WHERE project_id = ?) ${filter}`;
   const rows = await q.all<{ cell_id: string; name: string; entity_id: string }>(`${join("name")} UNION ${join("qualified_name")}`, [
     projectId,
     ...(names ?? []),
