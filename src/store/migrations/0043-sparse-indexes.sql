@@ -4,7 +4,7 @@
 -- key's importers by `module_key`), which no NULL matches, so SQLite uses
 -- the partial index for each as before. On a 1 M-line tree 62 % of cells
 -- have no parent, every entity no type and 53 % of imports no module key
--- (about 1.5 MB of index entries for nothing).
+-- (about 1.1 MB of index entries for nothing).
 DROP INDEX cells_parent;
 CREATE INDEX cells_parent ON cell_rows (parent_rowid) WHERE parent_rowid IS NOT NULL;
 DROP INDEX entities_type;
