@@ -25,7 +25,7 @@ import type { WorkerDeps } from "./ingest/read/ingest-worker.js";
 import { LeasedWorker } from "./ingest/read/writer/leased-worker.js";
 import { WriterThread } from "./ingest/read/writer/writer-host.js";
 import type { ReadingWorker } from "./ingest/read/writer/writer-host.js";
-import { useThreadBuild } from "./ingest/read/pool/spawn-reader.js";
+import { useHeapGrowth, useThreadBuild } from "./ingest/read/pool/spawn-reader.js";
 import { COLLECT_INTERVAL_MS } from "./ingest/accept/storage.js";
 import { inPlaceWrites, runWrite } from "./ingest/accept/batch-writes.js";
 import { log, setLogOutput } from "./logger.js";
@@ -104,6 +104,7 @@ async function closeInOrder(background: Array<{ stop(): Promise<void> }>, mcp: {
 export async function createApp(config: Config, options: AppOptions = {}): Promise<App> {
   setLogOutput(config.logs);
   useThreadBuild(config.threadBuild);
+  useHeapGrowth(config.heapGrowingPercent);
   const db = await openForStart({ url: config.dbUrl, authToken: config.dbAuthToken }, migrate);
   try {
     const secret = await settingOrCreate(db, "cursor_secret", () => randomBytes(32).toString("base64url"));

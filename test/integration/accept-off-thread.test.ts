@@ -3,7 +3,7 @@ import { threadId } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acceptAndPack } from "../../src/ingest/accept/accept-files.js";
 import type { Acceptance, IncomingFile, PackedFile } from "../../src/ingest/accept/accept-files.js";
-import { IN_PLACE_BYTES, acceptUpload, lastAccept, packUpload } from "../../src/ingest/accept/accept-pool.js";
+import { ACCEPT_YOUNG_MB, IN_PLACE_BYTES, acceptUpload, lastAccept, packUpload } from "../../src/ingest/accept/accept-pool.js";
 import { getChunkBytes } from "../../src/store/files/chunks.js";
 import { fileEntry, ingest } from "../support/ingest-helpers.js";
 import { createTestWorld, send } from "../support/test-app.js";
@@ -57,6 +57,7 @@ describe("accepting an upload off the serving thread", () => {
     expect(ENTRIES.reduce((n, e) => n + String(e.content).length, 0)).toBeGreaterThan(IN_PLACE_BYTES);
     const { result, turns } = await turnsDuring(() => acceptUpload(incoming()));
     expect(lastAccept.threadId).not.toBe(threadId);
+    expect(lastAccept.resourceLimits?.maxYoungGenerationSizeMb).toBe(ACCEPT_YOUNG_MB);
     expect(turns).toBeGreaterThan(0);
     expect(shape(result)).toEqual(shape(acceptAndPack(incoming())));
     expect(result.accepted.map((f) => [f.path, f.includeSecret])).toEqual([["docs/big.md", false], ["notes/secret-ok.txt", true]]);

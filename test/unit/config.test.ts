@@ -36,6 +36,14 @@ describe("config", () => {
     expect(() => loadConfig({ root: "/r", tools: " , " }, {})).toThrow(/invalid configuration: tools: names no tool or profile/);
   });
 
+  it("reads the old generation's growing percent: 30 by default, 0 for V8's own, a word or a negative refused", () => {
+    expect(loadConfig({ root: "/r" }, {}).heapGrowingPercent).toBe(30);
+    expect(loadConfig({ root: "/r" }, { PKS_HEAP_GROWING_PERCENT: "0" }).heapGrowingPercent).toBe(0);
+    expect(loadConfig({ root: "/r" }, { PKS_HEAP_GROWING_PERCENT: "50" }).heapGrowingPercent).toBe(50);
+    expect(() => loadConfig({ root: "/r" }, { PKS_HEAP_GROWING_PERCENT: "-5" })).toThrow(/invalid configuration: heapGrowingPercent/);
+    expect(() => loadConfig({ root: "/r" }, { PKS_HEAP_GROWING_PERCENT: "lots" })).toThrow(/invalid configuration: heapGrowingPercent/);
+  });
+
   it("refuses bad values with a clear message", () => {
     expect(() => loadConfig({ root: "/r", port: "http" }, {})).toThrow(/invalid configuration: port/);
     expect(() => loadConfig({ root: "/r", db: "postgres://x" }, {})).toThrow(/PKS_DB_URL/);

@@ -33,8 +33,22 @@ export const IN_PLACE_BYTES = 64 * 1024;
 /** An accept thread with no job for this long ends. */
 const IDLE_MS = 2000;
 
-/** Which thread ran the last accepted call's checks: the test that holds them off the serving thread reads it. */
-export const lastAccept = { threadId };
+/**
+ * Young generation of the accept thread, in MB (as the reader and writer
+ * threads have). Without a limit a thread gets V8's default, sized for
+ * throughput: a 32 MB new space that a cold sync's batches (base64 text,
+ * path checks, deflate output copies) keep full, so each accept thread held
+ * 43–76 MB of heap beside the reader and writer through the 1 M tree's
+ * store phase, for garbage.
+ */
+export const ACCEPT_YOUNG_MB = 8;
+
+/**
+ * Which thread ran the last accepted call's checks, and the resource limits
+ * of the last accept thread started: the tests that hold the checks off the
+ * serving thread, and its young generation bounded, read them.
+ */
+export const lastAccept: { threadId: number; resourceLimits?: Worker["resourceLimits"] } = { threadId };
 
 /**
  * Buffers of an answer that the serving thread holds alone and may move on
@@ -105,7 +119,11 @@ class AcceptThread {
 
   #started(): Worker {
     if (this.#thread) return this.#thread;
-    const thread = new Worker(workerEntryUrl(new URL(`./accept-thread${EXT}`, import.meta.url)), { stdout: true });
+    const thread = new Worker(workerEntryUrl(new URL(`./accept-thread${EXT}`, import.meta.url)), {
+      resourceLimits: { maxYoungGenerationSizeMb: ACCEPT_YOUNG_MB },
+      stdout: true,
+    });
+    lastAccept.resourceLimits = thread.resourceLimits;
     thread.stdout.pipe(process.stderr, { end: false });
     thread.unref();
     thread.on("message", (answer: AcceptAnswer) => {

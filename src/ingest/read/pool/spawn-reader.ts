@@ -9,6 +9,7 @@
 import { fork } from "node:child_process";
 import type { ChildProcess } from "node:child_process";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { setFlagsFromString } from "node:v8";
 import { Worker } from "node:worker_threads";
 import type { ThreadData } from "./thread-protocol.js";
 
@@ -42,6 +43,16 @@ let copyOfSources: string | undefined;
  */
 export function useThreadBuild(folder: string | undefined): void {
   copyOfSources = FROM_SOURCES && folder ? pathToFileURL(`${folder}/src/`).href : undefined;
+}
+
+/**
+ * Sets V8's old-generation growing factor for every thread of the process
+ * (config `heapGrowingPercent`; 0 keeps V8's own). V8 reads the flag at each
+ * major collection, so threads already running follow it from their next
+ * one, and threads started later from their first.
+ */
+export function useHeapGrowth(percent: number): void {
+  if (percent > 0) setFlagsFromString(`--heap-growing-percent=${percent}`);
 }
 
 /** `url`'s module in the JavaScript copy of the sources, if there is a copy and `url` is one of this tree's sources. */
