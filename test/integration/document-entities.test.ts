@@ -83,4 +83,26 @@ describe("entities from documents", () => {
     expect((await entities()).some((e) => /^mcp$/i.test(e.name))).toBe(false);
     expect(body.accepted).toHaveLength(1);
   });
+  it("links a mention to the symbols its name names only while they are at most three, read before or after the code", async () => {
+    const save = "export function saveThing(): number {\n  return 1;\n}\n";
+    // Four symbols named loadThing, written in one reading: never three or fewer.
+    const load = ["export function loadThing(): number {\n  return 1;\n}\n", ..."ABC"].map((c) => (c.length > 1 ? c : `export class ${c} {\n  loadThing(): number {\n    return 2;\n  }\n}\n`));
+    const doc = (title: string) => `# ${title}\n\nCall \`saveThing\` and then \`loadThing\` to keep it.\n`;
+    await ingest(w, [fileEntry("docs/before.md", doc("Before"))]);
+    await w.app.worker.whenIdle();
+    await ingest(w, [fileEntry("src/load.ts", load.join("\n")), ...[1, 2, 3].map((i) => fileEntry(`src/save${i}.ts`, save))]);
+    await w.app.worker.whenIdle();
+    await ingest(w, [fileEntry("docs/after.md", doc("After"))]);
+    await w.app.worker.whenIdle();
+    const symbols = (await entities()).filter((e) => e.kind === "symbol");
+    const saves = symbols.filter((e) => e.name === "saveThing");
+    const loads = symbols.filter((e) => e.name === "loadThing" || e.name.endsWith(".loadThing"));
+    expect(saves).toHaveLength(3);
+    expect(loads).toHaveLength(4);
+    for (const e of saves) {
+      const texts = await cellsOf(e.entityId);
+      expect(texts.filter((t) => t.startsWith("Call saveThing"))).toHaveLength(2);
+    }
+    for (const e of loads) expect((await cellsOf(e.entityId)).some((t) => t.startsWith("Call saveThing"))).toBe(false);
+  });
 });

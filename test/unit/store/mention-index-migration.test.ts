@@ -5,7 +5,7 @@ import { loadMigrations, migrate } from "../../../src/store/migrate.js";
 import { insertCells } from "../../../src/store/graph/cells.js";
 import { insertFactions, liveFactionKeys, storedHash } from "../../../src/store/graph/factions.js";
 import { dropSymbolMentions, fileSymbolMentions } from "../../../src/store/graph/mention-links.js";
-import { recordSymbolMentions, symbolMentionCandidates, unlinkFileMentions } from "../../../src/store/graph/named-entities.js";
+import { mentionedNames, mentionsOfNames, recordSymbolMentions, symbolEntitiesOfNames, unlinkFileMentions } from "../../../src/store/graph/named-entities.js";
 import { releaseChunks } from "../../../src/store/files/chunks.js";
 import { SEED_TIME, seedProjectFile } from "../../support/old-store-seed.js";
 
@@ -43,11 +43,12 @@ describe("0042: symbol mentions keyed by the cell's and the project's rowids", (
     expect(await mentions(db)).toEqual(before);
     expect(before).toEqual(["cel_1 route", "cel_2 Hono.route", "cel_2 zod"]);
 
-    // Candidates by name and by qualified name, with or without a list of names.
-    const candidates = async (names?: string[]) => (await symbolMentionCandidates(db, "prj_1", names)).map((c) => `${c.cellId} ${c.name} ${c.entityId}`).sort();
-    expect(await candidates()).toEqual(["cel_1 route ent_s", "cel_2 Hono.route ent_s"]);
-    expect(await candidates(["Hono.route"])).toEqual(["cel_2 Hono.route ent_s"]);
-    expect(await candidates([])).toEqual([]);
+    // Names resolved by name and by qualified name; mentions read by name.
+    expect(Object.fromEntries(await symbolEntitiesOfNames(db, "prj_1", ["route", "Hono.route", "zod"], 3))).toEqual({ route: ["ent_s"], "Hono.route": ["ent_s"] });
+    expect(await mentionedNames(db, "prj_1", ["route", "zod", "nowhere"])).toEqual(["route", "zod"]);
+    const named = async (names: string[]) => (await mentionsOfNames(db, "prj_1", names)).map((m) => `${m.cellId} ${m.name}`).sort();
+    expect(await named(["Hono.route", "zod"])).toEqual(["cel_2 Hono.route", "cel_2 zod"]);
+    expect(await named([])).toEqual([]);
 
     // Written by id: a repeated mention is kept once; one naming no stored cell is left out.
     await recordSymbolMentions(db, "prj_1", [{ cellId: "cel_3", name: "route" }, { cellId: "cel_3", name: "route" }, { cellId: "cel_none", name: "route" }]);

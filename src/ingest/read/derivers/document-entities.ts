@@ -43,10 +43,9 @@ export const documentEntitiesDeriver: Deriver<DocumentEntities> = {
     await dropSymbolMentions(tx, recorded.filter((m) => !wanted.has(mentionKey(m))));
     await recordSymbolMentions(tx, file.projectId, mentions.filter((m) => !had.has(mentionKey(m))));
 
-    // Symbol links of these names across the project, as linking them all again would write (other files' are kept as they are).
-    const symbolLinks = await symbolMentionLinks(tx, file.projectId, [...new Set(mentions.map((m) => m.name))]);
-    const ownCells = new Set(ids.cellIds);
-    const keep = new Set([...namedLinks, ...symbolLinks.filter((l) => ownCells.has(l.cellId))].map(linkKey));
+    // This file's symbol links; other files' mentions of the same names keep theirs.
+    const symbolLinks = await symbolMentionLinks(tx, file.projectId, mentions);
+    const keep = new Set([...namedLinks, ...symbolLinks].map(linkKey));
     const existing = await fileMentionLinks(tx, file.projectId, file.fileId);
     await unlinkPairs(tx, existing.filter((l) => !keep.has(linkKey(l))));
     const present = new Set(existing.map(linkKey));
