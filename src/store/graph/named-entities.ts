@@ -166,17 +166,16 @@ export async function symbolEntitiesOfNames(q: Queryable, projectId: string, nam
   return found;
 }
 
-/** Which of these names some cell of the project mentions (one index search each, stopping at the first mention). */
+/** Which of these names some cell of the project mentions (one statement; each name an index search stopping at its first mention). */
 export async function mentionedNames(q: Queryable, projectId: string, names: readonly string[]): Promise<string[]> {
-  const mentioned: string[] = [];
-  for (const name of new Set(names)) {
-    const found = await q.get(
-      "SELECT 1 FROM symbol_mentions WHERE project_rowid = (SELECT rowid FROM projects WHERE project_id = ?) AND name = ? LIMIT 1",
-      [projectId, name],
-    );
-    if (found) mentioned.push(name);
-  }
-  return mentioned;
+  if (names.length === 0) return [];
+  // One statement for all the names; each EXISTS stops at the name's first mention.
+  const rows = await q.all<{ name: string }>(
+    `SELECT j.value AS name FROM json_each(?) j WHERE EXISTS (
+       SELECT 1 FROM symbol_mentions m WHERE m.project_rowid = (SELECT rowid FROM projects WHERE project_id = ?) AND m.name = j.value)`,
+    [JSON.stringify([...new Set(names)]), projectId],
+  );
+  return rows.map((r) => r.name);
 }
 
 /** The cells of the project that mention each of these names (their recorded symbol mentions). */
