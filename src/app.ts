@@ -31,7 +31,7 @@ import { inPlaceWrites, runWrite } from "./ingest/accept/batch-writes.js";
 import { log, setLogOutput } from "./logger.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
 import { serverInstructions } from "./prompts.js";
-import { openForStart, startError } from "./store/db.js";
+import { leaveCheckpointsToWriter, openForStart, startError } from "./store/db.js";
 import type { Db } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
 import { settingOrCreate } from "./store/access/settings.js";
@@ -124,13 +124,14 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans(), writes };
     const catalog = new Catalog(options.actions ?? productActions);
     const offered = catalog.select(config.tools, toolProfiles);
-    const rateLimit = new RateLimiter(db, config.rateLimit, clock);
+    const rateLimit = new RateLimiter(db, config.rateLimit, clock, (batch) => runWrite(writes, "rate.record", batch));
     await rateLimit.start();
     const service = new Service({ db, tools, catalog, rateLimit, checkOutput: options.checkOutput });
     const endpoints = [...productEndpoints(service), ...(options.extraEndpoints ?? [])];
     const mcp = new McpHttpHandler({ service, catalog: offered, maxResultTokens: config.maxResultTokens, endpoints, instructions: serverInstructions() });
     if (options.startWorker !== false) {
       await worker.start();
+      if (worker instanceof WriterThread) await leaveCheckpointsToWriter(db);
       await tasks.start();
     }
     const collector = scheduleCollection(() => runWrite(writes, "storage.collect", { nowMs: clock() }));

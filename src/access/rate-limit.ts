@@ -3,8 +3,8 @@ import { hostname } from "node:os";
 import { AppError } from "../errors.js";
 import { log } from "../logger.js";
 import type { Db } from "../store/db.js";
-import { peerRateEvents, pruneRateEvents, recordRateEvents } from "../store/access/rate-events.js";
-import type { RateEvent, RateWindow } from "../store/access/rate-events.js";
+import { peerRateEvents, writeRateBatch } from "../store/access/rate-events.js";
+import type { RateBatch, RateEvent, RateWindow } from "../store/access/rate-events.js";
 import type { Principal } from "./principal.js";
 
 /**
@@ -36,7 +36,10 @@ const SUBJECTS_PER_READ = 500;
  * other processes wrote are read back for the subjects seen here, and
  * requests that left every window are forgotten — off the request path. A
  * failed write is logged and tried again later with backoff, and fails no
- * request. So a request counted by another process holds here within about
+ * request. The batch is written by `store` (createApp: a job on the writer
+ * thread when the process has one): committed on the serving thread, its
+ * fsync and the WAL checkpoint SQLite runs after a commit held every request
+ * for up to 96 ms each during a large ingest (docs/benchmarks.md). So a request counted by another process holds here within about
  * RATE_SYNC_MS; at start every window in the store is loaded.
  *
  * A wall clock that steps back pulls requests "from the future" back to now,
@@ -46,6 +49,7 @@ export class RateLimiter {
   readonly #db: Db;
   readonly #window: RateWindow;
   readonly #clock: () => number;
+  readonly #store: (batch: RateBatch) => Promise<void>;
   /** Which process counted a request, in the store. */
   readonly origin = `${hostname()}:${process.pid}:${randomBytes(6).toString("hex")}`;
   /** Requests counted here, per subject, oldest first. */
@@ -59,10 +63,12 @@ export class RateLimiter {
   #failing = false;
   #closed = false;
 
-  constructor(db: Db, window: RateWindow, clock: () => number) {
+  /** `store` writes a batch (by default a transaction on `db`, the connection it reads the other processes' windows on). */
+  constructor(db: Db, window: RateWindow, clock: () => number, store?: (batch: RateBatch) => Promise<void>) {
     this.#db = db;
     this.#window = window;
     this.#clock = clock;
+    this.#store = store ?? ((batch) => writeRateBatch(db, batch));
   }
 
   /** Loads every window in the store (requests counted before a restart, or by other processes). */
@@ -137,10 +143,7 @@ export class RateLimiter {
   /** One batch and the forgetting in one transaction; a failure keeps the batch for the next try, later. */
   async #write(batch: readonly RateEvent[], now: number): Promise<void> {
     try {
-      await this.#db.transaction(async (tx) => {
-        await recordRateEvents(tx, this.origin, batch);
-        await pruneRateEvents(tx, now, this.#window.windowMs);
-      });
+      await this.#store({ origin: this.origin, events: batch, nowMs: now, windowMs: this.#window.windowMs });
       if (this.#failing) log.info("rate events are written again");
       this.#failing = false;
       this.#backoffMs = RATE_SYNC_MS;

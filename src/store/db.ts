@@ -162,6 +162,20 @@ export async function assertPragmas(db: Queryable, kind: DbKind): Promise<void> 
   if (Number(sync?.synchronous) !== 2) throw new Error("database check failed: synchronous is not FULL");
 }
 
+/**
+ * Leaves the WAL's checkpoints to another connection of the process (the
+ * writer thread's): the serving connection's commits no longer copy the WAL
+ * into the database after them. SQLite runs that checkpoint in whichever
+ * connection commits past `wal_autocheckpoint` pages, and after the writer's
+ * large commits the serving thread's next small one (a session) copied
+ * megabytes and waited for their fsync with every request behind it. The
+ * writer thread commits at least every second (its lease), so the WAL stays
+ * bounded as before. Only for a local file with a writer thread running.
+ */
+export async function leaveCheckpointsToWriter(db: Db): Promise<void> {
+  if (db.kind === "file") await db.execute("PRAGMA wal_autocheckpoint = 0");
+}
+
 /** What `PRAGMA wal_checkpoint` answered: frames in the WAL and frames copied, -1 when not in WAL mode. */
 export interface Checkpoint {
   busy: boolean;

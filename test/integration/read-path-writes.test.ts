@@ -3,7 +3,9 @@
  * memory and written later in a batch. So a read answers while another
  * connection holds the database's one write lock (a reading's commit, an
  * upload), where it used to wait for the lock and answer 503 once its wait
- * ran out.
+ * ran out. With a writer thread, the batch is committed there, and the
+ * serving connection checkpoints no WAL: a commit on the serving thread
+ * (its fsync, and the checkpoint SQLite runs after it) held every request.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -56,5 +58,34 @@ describe("reads on the request path", () => {
     await w.app.rateLimit.flush();
     const counted = await w.app.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM rate_events WHERE origin <> ''");
     expect(Number(counted?.n)).toBeGreaterThanOrEqual(1);
+  }, 30_000);
+});
+
+describe("the serving thread's writes with a writer thread", () => {
+  let w: TestWorld;
+  let dir: string;
+  /** Rows the serving thread's write connection has written since it opened. */
+  const servingChanges = () => w.app.db.transaction(async (tx) => Number((await tx.get<{ n: number }>("SELECT total_changes() AS n"))?.n));
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), "pks-read-path-"));
+    w = await createTestWorld({ dbUrl: `file:${dir}/pks.db` });
+  });
+  afterEach(async () => {
+    await w.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("counted reads are written by the writer thread, not the serving connection", async () => {
+    const before = await servingChanges();
+    for (let i = 0; i < 5; i++) expect((await send(w, `/v1/projects/${w.projectId}/entities?limit=1`, { key: w.keys.viewer })).status).toBe(200);
+    await w.app.rateLimit.flush();
+    const counted = await w.app.deps.db.get<{ n: number }>("SELECT count(*) AS n FROM rate_events WHERE origin <> ''");
+    expect(Number(counted?.n)).toBeGreaterThanOrEqual(5);
+    expect(await servingChanges()).toBe(before);
+  }, 30_000);
+
+  it("the serving connection leaves WAL checkpoints to the writer thread", async () => {
+    const pages = await w.app.db.transaction(async (tx) => Number((await tx.get<{ wal_autocheckpoint: number }>("PRAGMA wal_autocheckpoint"))?.wal_autocheckpoint));
+    expect(pages).toBe(0);
   }, 30_000);
 });

@@ -21,6 +21,7 @@ import type { FileOrigin, RefusedVersion } from "../../store/files/files.js";
 import { touchLease } from "../../store/files/leases.js";
 import { retireFileDerivations } from "../../store/graph/factions.js";
 import { bumpCorpusVersion, corpusVersion } from "../../store/access/projects.js";
+import { writeRateBatch } from "../../store/access/rate-events.js";
 import { unindexFile } from "../../store/search/search-index.js";
 import { toFileResource } from "../../graph/file-resource.js";
 import type { FileResource } from "../../graph/file-resource.js";
@@ -80,6 +81,8 @@ const JOBS = {
   "chunks.put": storeUploadedChunk,
   "files.replace": moveFileToChunk,
   "storage.collect": (db: Db, input: { nowMs: number }) => collectChunks(db, input.nowMs),
+  // Not an upload's, but a commit every RATE_SYNC_MS while requests come in: on the serving thread its fsync held them (rate-limit.ts).
+  "rate.record": writeRateBatch,
 } as const;
 
 type Jobs = typeof JOBS;

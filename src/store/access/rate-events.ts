@@ -76,3 +76,19 @@ export async function peerRateEvents(
   );
   return rows.map((r) => ({ subject: r.subject, atMs: Number(r.at_ms) }));
 }
+
+/** A batch of requests one process counted, as a write job takes it (plain data: it may cross to the writer thread). */
+export interface RateBatch {
+  readonly origin: string;
+  readonly events: readonly RateEvent[];
+  readonly nowMs: number;
+  readonly windowMs: number;
+}
+
+/** Writes a batch and forgets what left every window, in one transaction. */
+export function writeRateBatch(db: Db, batch: RateBatch): Promise<void> {
+  return db.transaction(async (tx) => {
+    await recordRateEvents(tx, batch.origin, batch.events);
+    await pruneRateEvents(tx, batch.nowMs, batch.windowMs);
+  });
+}
