@@ -277,4 +277,20 @@ describe("task rules: option names as paths, the first file's rows, dispatch met
       (await rankDeclarations(w.app.db, [w.projectId], task, noSeeds, { ...RANK_WEIGHTS, packages })).files.find((f) => f.path === "pkg/ext/docs/hints.py")?.score ?? 0;
     expect(await standing(1)).toBeGreaterThan(await standing(0));
   });
+
+  it("puts each file's rows of a task's pack in the order of their own scores, in the places the file's ranking gives it", async () => {
+    const task = ISSUE("`ledger_balance()` is wrong after a ledger entry is posted twice, and `close_ledger` does not stop it.");
+    const ranking = await rankDeclarations(w.app.db, [w.projectId], task, noSeeds);
+    const scoreOf = new Map(ranking.declarations.map((d) => [d.declaration.symbolId, d.score]));
+    const pack = async (fileRowsByScore: boolean) => (await codeContextPack(w.app.db, { projectIds: [w.projectId] }, { task, budget: 8192, tuning: { fileRowsByScore } }, w.app.tools)).declarations;
+    const outOfOrder = (rows: Awaited<ReturnType<typeof pack>>) =>
+      rows.filter((d, i) => rows.slice(0, i).some((e) => e.fileId === d.fileId && scoreOf.get(e.symbolId)! < scoreOf.get(d.symbolId)!)).length;
+    const [byScore, byWorth] = [await pack(true), await pack(false)];
+    // The diversified order puts a weaker row of a file before a stronger one; by score, no row of a file comes after a weaker one.
+    expect(outOfOrder(byWorth)).toBeGreaterThan(0);
+    expect(outOfOrder(byScore)).toBe(0);
+    // The same rows, and each place holds a row of the same file as before.
+    expect(byScore.map((d) => d.symbolId).sort()).toEqual(byWorth.map((d) => d.symbolId).sort());
+    expect(byScore.map((d) => d.fileId)).toEqual(byWorth.map((d) => d.fileId));
+  });
 });

@@ -21,7 +21,7 @@ export interface CodeContextPackRequest {
   seedFiles?: string | undefined;
   budget: number;
   /** Ranking and cut settings other than the defaults (evaluation only). */
-  tuning?: { weights?: RankWeights; declarations?: CutRule; files?: CutRule; filePlace?: number; keepBanners?: boolean } | undefined;
+  tuning?: { weights?: RankWeights; declarations?: CutRule; files?: CutRule; filePlace?: number; fileRowsByScore?: boolean; keepBanners?: boolean } | undefined;
 }
 
 export interface CodeContextPack {
@@ -45,17 +45,36 @@ const FILE_PLACE = 10;
 
 /**
  * A task's declarations in the order of their files' ranking, within a
- * file in their own: the file ranking weighs the graph and the whole
+ * file by their own score: the file ranking weighs the graph and the whole
  * issue, while a declaration's own score leans on the few words it
  * matches, so the function to change sits in the file ranked first more
  * often than at the head of the declarations. A declaration at place `i`
- * whose file stands `r`-th is put at `i + place * r` (files not listed
- * count as standing last).
+ * whose file stands `r`-th takes the place `i + place * r` (files not
+ * listed count as standing last); then each file's places go to its rows
+ * best score first. The diversified order (diversify.ts) decides how many
+ * places a file holds and where, so each term of the issue still shows;
+ * inside one file it would put a row the file's standing alone lifts
+ * before the rows that match the issue best, their terms being already
+ * held by an earlier row (`byScore` false keeps that order).
  */
-function inFileOrder<T extends { declaration: { fileId: string } }>(cut: readonly T[], files: readonly PackedFile[], place: number): T[] {
+function inFileOrder<T extends { score: number; declaration: { fileId: string } }>(cut: readonly T[], files: readonly PackedFile[], place: number, byScore = true): T[] {
   const rank = new Map(files.map((f, i) => [f.fileId, i]));
   const key = (d: T, i: number) => i + place * (rank.get(d.declaration.fileId) ?? files.length);
-  return cut.map((d, i) => ({ d, k: key(d, i) })).sort((a, b) => a.k - b.k).map((x) => x.d);
+  const placed = cut.map((d, i) => ({ d, k: key(d, i) })).sort((a, b) => a.k - b.k).map((x) => x.d);
+  if (!byScore) return placed;
+  const rowsOf = new Map<string, T[]>();
+  for (const d of placed) {
+    const rows = rowsOf.get(d.declaration.fileId);
+    if (rows) rows.push(d);
+    else rowsOf.set(d.declaration.fileId, [d]);
+  }
+  for (const rows of rowsOf.values()) rows.sort((a, b) => b.score - a.score);
+  const next = new Map<string, number>();
+  return placed.map((d) => {
+    const at = next.get(d.declaration.fileId) ?? 0;
+    next.set(d.declaration.fileId, at + 1);
+    return rowsOf.get(d.declaration.fileId)![at]!;
+  });
 }
 
 /**
@@ -124,7 +143,7 @@ export async function codeContextPack(
   const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
   const files = await listedFiles(q, projectIds, req, seeds, ranking);
   const kept = relevanceCut(ranking.declarations, req.tuning?.declarations ?? declarationCutAt(req.budget));
-  const cut = isTask(req.task) ? inFileOrder(withLeadFile(ranking.declarations, kept, files), files, req.tuning?.filePlace ?? FILE_PLACE) : kept;
+  const cut = isTask(req.task) ? inFileOrder(withLeadFile(ranking.declarations, kept, files), files, req.tuning?.filePlace ?? FILE_PLACE, req.tuning?.fileRowsByScore ?? true) : kept;
   const serialize = (rows: Row[]) => JSON.stringify(shape(rows));
   const empty = count(serialize([]));
   const namedBefore = new Set([...files.map((f) => f.fileId), ...cut.map((d) => d.declaration.fileId)]);
