@@ -8,6 +8,7 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
 import { DOCUMENT_BODY_CHARS, reindexFile } from "./search-index.js";
+import { deleteSearchRows } from "./search-totals.js";
 
 /** Cells whose rows a reading changed; `whole` when none of the file's cells was kept. */
 export interface IndexedCellChanges {
@@ -68,7 +69,7 @@ export async function reindexChanges(q: Queryable, fileId: string, changes: Inde
   const out = [...changes.retired, ...changes.recontexted];
   for (let i = 0; i < out.length; i += BATCH) {
     const slice = out.slice(i, i + BATCH);
-    await q.execute(`DELETE FROM cells_fts WHERE rowid IN (SELECT rowid FROM cells WHERE cell_id IN (${placeholders(slice.length)}))`, slice);
+    await deleteSearchRows(q, "cells_fts", `SELECT rowid FROM cells WHERE cell_id IN (${placeholders(slice.length)})`, slice);
   }
   const into = [...changes.added, ...changes.recontexted];
   for (let i = 0; i < into.length; i += BATCH) {
@@ -83,6 +84,6 @@ export async function reindexChanges(q: Queryable, fileId: string, changes: Inde
   }
   const file = await q.get<{ rowid: number; path: string }>("SELECT rowid, path FROM files WHERE file_id = ?", [fileId]);
   if (!file) return;
-  await q.execute("DELETE FROM files_fts WHERE rowid = ?", [file.rowid]);
+  await deleteSearchRows(q, "files_fts", "SELECT ?", [file.rowid]);
   if (document.body) await q.execute("INSERT INTO files_fts (rowid, title, body) VALUES (?, ?, ?)", [file.rowid, `${file.path} ${document.title}`, document.body]);
 }

@@ -1,4 +1,5 @@
 import type { Queryable } from "../db.js";
+import { deleteSearchRows } from "./search-totals.js";
 
 /** Characters of a file's cells indexed as its document body. */
 export const DOCUMENT_BODY_CHARS = 200_000;
@@ -32,8 +33,8 @@ export async function reindexFile(q: Queryable, fileId: string): Promise<void> {
 
 /** Removes a file and its cells (live or retired) from the full-text indexes. */
 export async function unindexFile(q: Queryable, fileId: string): Promise<void> {
-  await q.execute("DELETE FROM cells_fts WHERE rowid IN (SELECT rowid FROM cells WHERE file_id = ?)", [fileId]);
-  await q.execute("DELETE FROM files_fts WHERE rowid = (SELECT rowid FROM files WHERE file_id = ?)", [fileId]);
+  await deleteSearchRows(q, "cells_fts", "SELECT rowid FROM cells WHERE file_id = ?", [fileId]);
+  await deleteSearchRows(q, "files_fts", "SELECT rowid FROM files WHERE file_id = ?", [fileId]);
 }
 
 /**

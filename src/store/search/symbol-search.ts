@@ -2,6 +2,7 @@ import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
 import { fillTextAtLines } from "../graph/faction-text.js";
 import { sharedSearch } from "./shared-searches.js";
+import { deleteSearchRows } from "./search-totals.js";
 import type { SlicedTextRow } from "../graph/faction-text.js";
 
 /** What one live declaration's search row is built from. */
@@ -56,7 +57,7 @@ export async function symbolSearchSources(q: Queryable, fileId: string): Promise
 
 /** Replaces the search rows of a file's declarations (live or retired) with these. */
 export async function replaceSymbolSearchRows(q: Queryable, fileId: string, rows: readonly SymbolSearchRow[]): Promise<void> {
-  await q.execute("DELETE FROM symbols_fts WHERE rowid IN (SELECT rowid FROM symbols WHERE file_id = ?)", [fileId]);
+  await deleteSearchRows(q, "symbols_fts", "SELECT rowid FROM symbols WHERE file_id = ?", [fileId]);
   await insertRows(
     q,
     "symbols_fts",

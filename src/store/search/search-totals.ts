@@ -1,0 +1,80 @@
+/**
+ * Deletes from the contentless full-text tables that keep their BM25
+ * statistics true. FTS5's `contentless_delete=1` delete tombstones a row
+ * and drops its size row (`<table>_docsize`) but leaves the table's totals
+ * record (row count and tokens per column, `<table>_data` id 1) as it was:
+ * every replaced cell or declaration stayed counted. bm25() reads its
+ * document count and average lengths from that record, so a re-synced
+ * project ranked differently from one read once: after moving pydata/xarray
+ * across three commits, `symbols_fts` counted 13,412 rows for 5,614 live
+ * ones and `cells_fts` 6,712 for 5,614, and the gold file of
+ * pydata__xarray-4248 fell from 7th to 10th in code_context_pack.
+ */
+import type { InArgs } from "@libsql/client";
+import type { Queryable } from "../db.js";
+
+/** The full-text tables; each is contentless with `contentless_delete=1`. */
+export type SearchTable = "cells_fts" | "files_fts" | "symbols_fts";
+
+/** The id of FTS5's totals ("averages") record in `<table>_data`. */
+const TOTALS_ID = 1;
+
+/** SQLite's varints (as FTS5 writes them), read from the start of `bytes` to its end. */
+export function readVarints(bytes: Uint8Array): number[] {
+  const out: number[] = [];
+  let at = 0;
+  while (at < bytes.length) {
+    let value = 0;
+    for (let n = 0; ; n++) {
+      const b = bytes[at++] ?? 0;
+      if (n === 8) {
+        value = value * 256 + b;
+        break;
+      }
+      value = value * 128 + (b & 0x7f);
+      if ((b & 0x80) === 0 || at >= bytes.length) break;
+    }
+    out.push(value);
+  }
+  return out;
+}
+
+/** Non-negative integers under 2^53 as SQLite varints (7 bits a byte, high bit set on all but the last). */
+export function writeVarints(values: readonly number[]): Uint8Array {
+  const out: number[] = [];
+  for (const v of values) {
+    const groups: number[] = [];
+    let rest = Math.max(0, Math.floor(v));
+    do {
+      groups.unshift(rest % 128);
+      rest = Math.floor(rest / 128);
+    } while (rest > 0);
+    groups.forEach((g, i) => out.push(i < groups.length - 1 ? g | 0x80 : g));
+  }
+  return Uint8Array.from(out);
+}
+
+const bytesOf = (v: unknown): Uint8Array => (v instanceof Uint8Array ? v : new Uint8Array(v as ArrayBuffer));
+
+/**
+ * Deletes the rows of `table` whose rowids `rowids` (a SELECT of rowids,
+ * with `args`) names, and takes them out of the table's totals record: their
+ * sizes are read from `<table>_docsize` before the delete. FTS5 holds the
+ * totals of a table written in the open transaction in memory and writes
+ * them back at commit; an empty savepoint makes it write them first, so the
+ * corrected record is the one the next insert reads. Run it in the caller's
+ * write transaction.
+ */
+export async function deleteSearchRows(q: Queryable, table: SearchTable, rowids: string, args: InArgs = []): Promise<void> {
+  const sizes = await q.all<{ sz: unknown }>(`SELECT sz FROM ${table}_docsize WHERE id IN (${rowids})`, args);
+  await q.execute(`DELETE FROM ${table} WHERE rowid IN (${rowids})`, args);
+  if (sizes.length === 0) return;
+  const gone: number[] = [sizes.length];
+  for (const r of sizes) readVarints(bytesOf(r.sz)).forEach((n, i) => (gone[i + 1] = (gone[i + 1] ?? 0) + n));
+  await q.execute("SAVEPOINT search_totals");
+  await q.execute("RELEASE search_totals");
+  const row = await q.get<{ block: unknown }>(`SELECT block FROM ${table}_data WHERE id = ?`, [TOTALS_ID]);
+  if (!row) return;
+  const totals = readVarints(bytesOf(row.block)).map((n, i) => Math.max(0, n - (gone[i] ?? 0)));
+  await q.execute(`UPDATE ${table}_data SET block = ? WHERE id = ?`, [writeVarints(totals), TOTALS_ID]);
+}
