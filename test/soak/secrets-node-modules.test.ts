@@ -4,6 +4,9 @@
  * with the list of flagged ones, is
  * `node --import tsx bench/secret-scan.ts --tree node_modules`; here files
  * over 2 MiB (generated parsers, tokenizer tables) are left out for speed.
+ * Its time grows with the install and the host's load (it timed out at
+ * 30 s beside a benchmark), and it checks what is flagged, not how fast:
+ * so its bound is generous.
  */
 import { readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -24,5 +27,5 @@ describe("real source trees", () => {
       if (finding) flagged.push(`${path}:${finding.line} ${finding.rule}`);
     }
     expect(flagged.length / files.length, flagged.join("\n")).toBeLessThanOrEqual(0.005);
-  });
+  }, 300_000);
 });
