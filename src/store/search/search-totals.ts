@@ -59,7 +59,8 @@ const bytesOf = (v: unknown): Uint8Array => (v instanceof Uint8Array ? v : new U
 /**
  * Deletes the rows of `table` whose rowids `rowids` (a SELECT of rowids,
  * with `args`) names, and takes them out of the table's totals record: their
- * sizes are read from `<table>_docsize` before the delete. FTS5 holds the
+ * sizes are read from `<table>_docsize` before the delete (no size row, no
+ * search row: nothing is deleted). FTS5 holds the
  * totals of a table written in the open transaction in memory and writes
  * them back at commit; an empty savepoint makes it write them first, so the
  * corrected record is the one the next insert reads. Run it in the caller's
@@ -67,8 +68,9 @@ const bytesOf = (v: unknown): Uint8Array => (v instanceof Uint8Array ? v : new U
  */
 export async function deleteSearchRows(q: Queryable, table: SearchTable, rowids: string, args: InArgs = []): Promise<void> {
   const sizes = await q.all<{ sz: unknown }>(`SELECT sz FROM ${table}_docsize WHERE id IN (${rowids})`, args);
-  await q.execute(`DELETE FROM ${table} WHERE rowid IN (${rowids})`, args);
+  // Every row has a size row (the tables keep the default columnsize=1): none found, none to delete — a file's first reading.
   if (sizes.length === 0) return;
+  await q.execute(`DELETE FROM ${table} WHERE rowid IN (${rowids})`, args);
   const gone: number[] = [sizes.length];
   for (const r of sizes) readVarints(bytesOf(r.sz)).forEach((n, i) => (gone[i + 1] = (gone[i + 1] ?? 0) + n));
   await q.execute("SAVEPOINT search_totals");
