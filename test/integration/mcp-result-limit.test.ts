@@ -97,7 +97,7 @@ describe("the MCP result limit", () => {
 
   it("code_context_pack, which packs to a budget too, is clamped the same way", async () => {
     const result = await client.callTool({ name: "code_context_pack", arguments: { task: "issue invoices and approve refunds", budget: 500_000 } });
-    expect(result.isError).toBeFalsy();
+    expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
     expect(received(result)).toBeLessThanOrEqual(LIMIT);
     expect((result._meta?.["pks/budget"] as { kept: number }).kept).toBeLessThanOrEqual(LIMIT);
   });

@@ -49,7 +49,7 @@ export async function withinResultLimit(
     tokens = receivedTokens(answer, limit.count);
     if (tokens <= limit.maxTokens) return answer;
     if (!limit.budgeted) break;
-    const current = kept ?? answerBudget(result);
+    const current = packedTokens(result, kept);
     if (current === undefined) break;
     kept = Math.floor((current * limit.maxTokens * MARGIN) / tokens);
     if (kept < 1) break;
@@ -66,10 +66,19 @@ export function receivedTokens(result: CallToolResult, count: (text: string) => 
   return result.content.reduce((sum, block) => sum + count(block.type === "text" ? block.text : JSON.stringify(block)), 0);
 }
 
-/** The budget an answer was packed to (`result.budget` of its body), when the caller gave none. */
-function answerBudget(result: CallToolResult): number | undefined {
-  const body = result.structuredContent as { result?: { budget?: unknown } } | undefined;
-  return typeof body?.result?.budget === "number" ? body.result.budget : undefined;
+/**
+ * The budget to scale down from: what the answer packed (`result.used`)
+ * when it left part of its budget unused, else the budget given (or, when
+ * none was, the one the answer says it packed to). Scaling the budget alone
+ * changes nothing when the rows already fit well under it and the ids and
+ * file list beside them carry the answer over the limit.
+ */
+function packedTokens(result: CallToolResult, given: number | undefined): number | undefined {
+  const body = result.structuredContent as { result?: { budget?: unknown; used?: unknown } } | undefined;
+  const budget = given ?? (typeof body?.result?.budget === "number" ? body.result.budget : undefined);
+  const used = typeof body?.result?.used === "number" ? body.result.used : undefined;
+  if (budget === undefined) return used;
+  return used === undefined ? budget : Math.min(budget, used);
 }
 
 function clamped(result: CallToolResult, asked: number | undefined, kept: number, maxTokens: number): CallToolResult {

@@ -20,7 +20,32 @@ function packer(calls: Array<number | undefined>) {
   };
 }
 
+/**
+ * A packed answer that fills only part of its budget (`used` is what its
+ * rows hold, at most 300) and carries a fixed 700 tokens of ids and file
+ * list beside them, as a code pack over short notes does.
+ */
+function sparsePacker(calls: Array<number | undefined>) {
+  return async (args: Record<string, unknown>): Promise<CallToolResult> => {
+    const budget = typeof args.budget === "number" ? args.budget : 4096;
+    calls.push(args.budget as number | undefined);
+    const used = Math.min(budget, 300);
+    const text = Array.from({ length: used + 700 }, () => "a").join(" ");
+    const body = { action: "pack", result: { budget, used, text } };
+    return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: body };
+  };
+}
+
 describe("withinResultLimit", () => {
+  it("an answer over the limit that used little of its budget is scaled from what it used, not from the budget", async () => {
+    const calls: Array<number | undefined> = [];
+    const result = await withinResultLimit({ budget: 500_000 }, { maxTokens: 1000, count, budgeted: true }, sparsePacker(calls));
+    expect(result.isError).toBeFalsy();
+    expect(calls[0]).toBe(1000);
+    expect(calls[1]).toBeLessThan(300);
+    expect(receivedTokens(result, count)).toBeLessThanOrEqual(1000);
+  });
+
   it("a budget over the limit is clamped, then scaled down until the received answer fits; the answer says so", async () => {
     const calls: Array<number | undefined> = [];
     const result = await withinResultLimit({ budget: 1_000_000 }, { maxTokens: 2000, count, budgeted: true }, packer(calls));
