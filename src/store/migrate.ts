@@ -1,7 +1,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { packageRoot } from "../package-root.js";
-import type { Db } from "./db.js";
+import type { Db, Queryable } from "./db.js";
+import { recountSearchTotals } from "./search/search-totals.js";
 
 export interface Migration {
   version: number;
@@ -49,12 +50,26 @@ export async function migrate(db: Db, migrations: Migration[] = loadMigrations()
  */
 const KEYS_OFF = /^-- foreign_keys: off\s*\n/;
 
+/**
+ * Migrations whose work SQL cannot say run this code after their script,
+ * in the same transaction: 0045 rewrites each full-text table's totals
+ * record from its size rows (a varint blob FTS5 keeps; see
+ * `search/search-totals.ts`), for stores whose deletes left deleted rows
+ * counted.
+ */
+const CODE_STEPS: Readonly<Record<number, (q: Queryable) => Promise<void>>> = {
+  45: async (q) => {
+    for (const table of ["cells_fts", "files_fts", "symbols_fts"] as const) await recountSearchTotals(q, table);
+  },
+};
+
 /** Applies one migration with its record, unless it is recorded; answers whether it ran. */
 async function applyOne(db: Db, m: Migration, keysOff: boolean): Promise<boolean> {
   return db.transaction(async (tx) => {
     const row = await tx.get("SELECT 1 FROM schema_migrations WHERE version = ?", [m.version]);
     if (row) return false;
     await tx.script(m.sql);
+    await CODE_STEPS[m.version]?.(tx);
     if (keysOff) {
       const broken = await tx.all("PRAGMA foreign_key_check");
       if (broken.length > 0) throw new Error(`migration ${m.name} left ${broken.length} rows naming rows that are gone`);

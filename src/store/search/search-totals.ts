@@ -80,3 +80,33 @@ export async function deleteSearchRows(q: Queryable, table: SearchTable, rowids:
   const totals = readVarints(bytesOf(row.block)).map((n, i) => Math.max(0, n - (gone[i] ?? 0)));
   await q.execute(`UPDATE ${table}_data SET block = ? WHERE id = ?`, [writeVarints(totals), TOTALS_ID]);
 }
+
+/** Size rows read a page: bounds the memory of a recount over a large store. */
+const RECOUNT_PAGE = 20_000;
+
+/**
+ * Rewrites `table`'s totals record from its size rows (one per live row)
+ * when the two disagree: a store whose deletes ran before `deleteSearchRows`
+ * kept every deleted row counted. The record's row count against the size
+ * rows' count tells the two apart; only then are the sizes read, a page at
+ * a time. Answers whether the record was rewritten. Run it in a write
+ * transaction.
+ */
+export async function recountSearchTotals(q: Queryable, table: SearchTable, pageRows = RECOUNT_PAGE): Promise<boolean> {
+  const row = await q.get<{ block: unknown }>(`SELECT block FROM ${table}_data WHERE id = ?`, [TOTALS_ID]);
+  if (!row) return false;
+  const recorded = readVarints(bytesOf(row.block));
+  const live = (await q.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}_docsize`))!.n;
+  if (recorded[0] === live) return false;
+  const totals = recorded.map(() => 0);
+  totals[0] = live;
+  for (let after = Number.MIN_SAFE_INTEGER; ; ) {
+    const sql = `SELECT id, sz FROM ${table}_docsize WHERE id > ? ORDER BY id LIMIT ?`;
+    const page = await q.all<{ id: number; sz: unknown }>(sql, [after, pageRows]);
+    for (const r of page) readVarints(bytesOf(r.sz)).forEach((n, i) => (totals[i + 1] = (totals[i + 1] ?? 0) + n));
+    if (page.length < pageRows) break;
+    after = Number(page.at(-1)!.id);
+  }
+  await q.execute(`UPDATE ${table}_data SET block = ? WHERE id = ?`, [writeVarints(totals), TOTALS_ID]);
+  return true;
+}
