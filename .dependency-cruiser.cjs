@@ -37,7 +37,7 @@ const TRANSPORT_LEAVES = "^src/(errors|config|logger|version|prompts|ids|lookup)
 const ROOT_LEAVES = "^src/(?!(app|main)\\.ts$)[^/]+\\.ts$";
 
 /** The contract modules of core (no I/O) that a domain may import. */
-const CORE_CONTRACT = "^src/core/(scope|paging|endpoint|tools)\\.ts$";
+const CORE_CONTRACT = "^src/core/(scope|paging|endpoint|tools|raw-body|validate-input)\\.ts$";
 
 /**
  * Dependency types of Node builtins and npm packages. Allow-list rules below
@@ -98,7 +98,8 @@ module.exports = {
       name: "domain-imports-only-core-contract",
       severity: "error",
       comment:
-        "From core a domain may use only the contract modules without I/O (scope, paging, endpoint, tools); " +
+        "From core a domain may use only the contract modules without I/O (scope, paging, endpoint, tools, and raw-body " +
+        "and validate-input, with which a large body is parsed and checked as the pipeline would, off the serving thread); " +
         "the catalog and the service pipeline sit above the domains.",
       from: { path: ANY_TOP_LEVEL_FOLDER, pathNot: NOT_DOMAINS },
       to: { path: "^src/core/", pathNot: CORE_CONTRACT },

@@ -88,6 +88,12 @@ export interface Endpoint<I extends z.ZodType = z.ZodType, O extends z.ZodType =
   readonly body?: "json" | "bytes" | "none";
   /** Largest body in bytes (default 1 MiB) and the error past it (default 400 `invalid request body`). */
   readonly bodyLimit?: { bytes: number; error: ErrorCode };
+  /**
+   * A JSON body of more bytes than this reaches the input unparsed, as a
+   * `RawJsonBody` (raw-body.ts), for the handler to parse and check off
+   * the serving thread; the body schema takes it through `parsedOrRaw`.
+   */
+  readonly rawJsonAbove?: number;
   readonly reply?: Reply;
   /** Success status (default 200). */
   readonly status?: 200 | 201;

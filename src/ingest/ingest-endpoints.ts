@@ -3,8 +3,9 @@ import { INGEST_BODY_LIMIT, defineEndpoint } from "../core/endpoint.js";
 import type { AnyEndpoint } from "../core/endpoint.js";
 import { AppError } from "../errors.js";
 import { fileSchema } from "../graph/resources.js";
-import { scanDecodedText } from "./secrets/scan-for-secrets.js";
-import type { IncomingFile } from "./accept/accept-files.js";
+import { RawJsonBody, parsedOrRaw } from "../core/raw-body.js";
+import { IN_PLACE_BYTES, acceptIngestBody } from "./accept/accept-pool.js";
+import { ingestBody } from "./accept/ingest-body.js";
 import { CHUNK_ID, findMissingChunks, storeChunk } from "./accept/chunks.js";
 import { ingestAnswerSchema, ingestBatch } from "./accept/ingest-batch.js";
 import { leaseStatus, leaseStatusSchema } from "./accept/lease-status.js";
@@ -13,32 +14,7 @@ import { replaceContent } from "./accept/replace-content.js";
 const MAX_CHUNK_IDS = 1000;
 const projectParams = z.object({ projectId: z.string() });
 const bare = (message: string) => ({ message, params: { bare: true } });
-
-/**
- * The ingest body. Only its outer shape is checked here: each file entry is
- * judged on its own by the per-file checks (a bad entry is a refusal, never
- * a 400), so entries are taken as they come and decoded from base64.
- */
-const ingestBody = z.object({
-  files: z
-    .unknown()
-    .optional()
-    .superRefine((files, ctx) => {
-      if (files === undefined || files === null || (Array.isArray(files) && files.length === 0)) {
-        ctx.addIssue({ code: "custom", message: "this call carries no files", params: { appError: "no_files" } });
-      } else if (!Array.isArray(files)) {
-        ctx.addIssue({ code: "custom", message: "invalid request body", params: { appError: "invalid_request_body" } });
-      }
-    })
-    .transform((files) => (files as unknown[]).map(toIncoming)),
-  intent: z
-    .unknown()
-    .optional()
-    .refine((s) => s === undefined || s === null || (typeof s === "string" && s.length <= 2000), bare("intent must be a string of at most 2000 characters"))
-    // The intent is kept with the lease and shown by ingest_status: a credential in it is refused, not stored.
-    .refine((s) => typeof s !== "string" || scanDecodedText(s) === null, bare("intent looks like a credential; leave it out"))
-    .transform((s) => (typeof s === "string" ? s : undefined)),
-});
+const ingestInput = z.object({ params: projectParams, body: parsedOrRaw(ingestBody) });
 
 const chunkId = z.string().refine((s) => CHUNK_ID.test(s), bare("chunk id must be sha256:<64 hex>"));
 
@@ -52,11 +28,14 @@ export const ingestEndpoints: AnyEndpoint[] = [
     project: "path",
     access: "editor",
     bodyLimit: { bytes: INGEST_BODY_LIMIT, error: "request_too_large" },
-    input: z.object({ params: projectParams, body: ingestBody }),
+    // A large body is decoded, parsed and checked in the accept thread with the per-file checks (accept-pool.ts).
+    rawJsonAbove: IN_PLACE_BYTES,
+    input: ingestInput,
     output: ingestAnswerSchema,
     async run({ body }, ctx) {
+      const call = body instanceof RawJsonBody ? await acceptIngestBody(body.bytes) : body;
       await ctx.tools.storage.assertRoom();
-      const answer = await ingestBatch(ctx.scope, { files: body.files, intent: body.intent, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
+      const answer = await ingestBatch(ctx.scope, { ...call, quotaBytes: ctx.tools.storage.quotaBytes }, ctx.tools);
       if (answer.accepted.length > 0) ctx.tools.reading.kick();
       return answer;
     },
@@ -153,9 +132,3 @@ export const ingestEndpoints: AnyEndpoint[] = [
     },
   }),
 ];
-
-/** An entry as it came: its base64 `content` is decoded with the per-file checks (off the serving thread when large). */
-function toIncoming(f: unknown): IncomingFile {
-  const o = (f !== null && typeof f === "object" && !Array.isArray(f) ? f : {}) as Record<string, unknown>;
-  return { path: o.path, content: o.content, contentType: o.contentType, includeSecret: o.includeSecret };
-}

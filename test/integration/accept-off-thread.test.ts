@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
-import { threadId } from "node:worker_threads";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Worker, threadId } from "node:worker_threads";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import type { AcceptRequest } from "../../src/ingest/accept/accept-jobs.js";
 import { acceptAndPack } from "../../src/ingest/accept/accept-files.js";
 import type { Acceptance, IncomingFile, PackedFile } from "../../src/ingest/accept/accept-files.js";
 import { ACCEPT_YOUNG_MB, IN_PLACE_BYTES, acceptUpload, lastAccept, packUpload } from "../../src/ingest/accept/accept-pool.js";
@@ -96,5 +97,64 @@ describe("accepting an upload off the serving thread", () => {
     expect(((await wrong.json()) as { error: { message: string } }).error.message).toBe("chunk id does not match the bytes");
     const put = await send(w, `${base}/${sha(text)}`, { method: "PUT", key: w.keys.editor, body: text });
     expect(await put.json()).toEqual({ chunkId: sha(text), size: Buffer.byteLength(text) });
+  });
+
+  describe("a large ingest body", () => {
+    afterEach(() => vi.restoreAllMocks());
+
+    /** Posts `text` as an ingest body; the status and the answer, and each job the accept thread was posted. */
+    async function post(text: string | Uint8Array) {
+      const posted = vi.spyOn(Worker.prototype, "postMessage");
+      const res = await send(w, `/v1/projects/${w.projectId}/ingest`, { method: "POST", key: w.keys.editor, headers: { "content-type": "application/json" }, body: text });
+      const jobs = posted.mock.calls.map(([request, transfer]) => ({ job: (request as AcceptRequest).job, transfer: transfer as ArrayBuffer[] | undefined }));
+      posted.mockRestore();
+      return { status: res.status, answer: (await res.json()) as Record<string, unknown>, jobs };
+    }
+
+    it("reaches the accept thread as its bytes, moved: the serving thread neither decodes nor parses it", async () => {
+      const parse = vi.spyOn(JSON, "parse");
+      const decode = vi.spyOn(TextDecoder.prototype, "decode");
+      const text = JSON.stringify({ files: ENTRIES, intent: "a large call" });
+      expect(Buffer.byteLength(text)).toBeGreaterThan(IN_PLACE_BYTES);
+      const { status, answer, jobs } = await post(text);
+      expect(status).toBe(200);
+      expect((answer.accepted as Array<{ path: string }>).map((a) => a.path)).toEqual(["docs/big.md", "notes/secret-ok.txt"]);
+      expect(parse.mock.calls.filter(([s]) => typeof s === "string" && s.length > IN_PLACE_BYTES)).toEqual([]);
+      expect(decode.mock.calls.filter(([b]) => b !== undefined && (b as ArrayBufferView).byteLength > IN_PLACE_BYTES)).toEqual([]);
+      expect(jobs.map((j) => j.job.type)).toEqual(["body"]);
+      const job = jobs[0]!.job as { bytes: Uint8Array };
+      expect(job.bytes.byteLength).toBe(0); // moved to the thread: detached here
+      expect(jobs[0]!.transfer).toHaveLength(1);
+      const lease = await send(w, `/v1/projects/${w.projectId}/ingest`, { key: w.keys.viewer });
+      expect(((await lease.json()) as { intent: string }).intent).toBe("a large call");
+    });
+
+    /** Each bad body small, and the same made large by a field the body does not declare. */
+    const PAD = "p".repeat(IN_PLACE_BYTES);
+    const entry = { path: "ok.md", content: Buffer.from("# ok\n").toString("base64") };
+    const nested = (depth: number): unknown => (depth === 0 ? 1 : [nested(depth - 1)]);
+    const BAD: Array<[string, (pad: string) => string | Uint8Array]> = [
+      ["not JSON", (pad) => `{"pad": "${pad}", "files": [`],
+      ["not UTF-8", (pad) => Buffer.concat([Buffer.from(`{"pad": "${pad}", "files": ["`), Buffer.from([0xff, 0xfe]), Buffer.from(`"]}`)])],
+      ["not an object", (pad) => JSON.stringify([pad, entry])],
+      ["no files", (pad) => JSON.stringify({ pad })],
+      ["an empty files list", (pad) => JSON.stringify({ pad, files: [] })],
+      ["files not a list", (pad) => JSON.stringify({ pad, files: "ok.md" })],
+      ["an intent too long", (pad) => JSON.stringify({ pad, files: [entry], intent: "i".repeat(2001) })],
+      ["an intent holding a credential", (pad) => JSON.stringify({ pad, files: [entry], intent: AWS })],
+      ["a __proto__ name", (pad) => `{"pad": "${pad}", "files": [{"__proto__": {}, "path": "ok.md", "content": "${entry.content}"}]}`],
+      ["nesting too deep", (pad) => JSON.stringify({ pad, files: [entry], more: nested(120) })],
+    ];
+
+    it.each(BAD)("with %s gets the small call's error from the accept thread, and changes nothing", async (_why, body) => {
+      const before = await w.app.deps.db.all("SELECT path, status FROM files ORDER BY path");
+      const small = await post(body(""));
+      expect(small.jobs).toEqual([]);
+      expect(small.status).toBe(400);
+      const large = await post(body(PAD));
+      expect(large.jobs.map((j) => j.job.type)).toEqual(["body"]);
+      expect({ status: large.status, answer: large.answer }).toEqual({ status: small.status, answer: small.answer });
+      expect(await w.app.deps.db.all("SELECT path, status FROM files ORDER BY path")).toEqual(before);
+    });
   });
 });

@@ -4,7 +4,8 @@ import type { Tools } from "../../core/tools.js";
 import { AppError } from "../../errors.js";
 import type { FileOrigin } from "../../store/files/files.js";
 import { acceptUpload } from "./accept-pool.js";
-import type { IncomingFile } from "./accept-files.js";
+import type { Movable } from "./accept-pool.js";
+import type { Acceptance, IncomingFile, PackedFile } from "./accept-files.js";
 import { runWrite } from "./batch-writes.js";
 import { DEFAULT_PROJECT_QUOTA_BYTES } from "./storage.js";
 
@@ -33,17 +34,25 @@ export type IngestAnswer = z.infer<typeof ingestAnswerSchema>;
  */
 export async function ingestBatch(
   scope: Pick<Scope, "projectId">,
-  input: { files: readonly IncomingFile[]; intent?: string | undefined; origin?: FileOrigin; quotaBytes?: number | undefined },
+  input: IngestFiles & { intent?: string | undefined; origin?: FileOrigin; quotaBytes?: number | undefined },
   tools: Pick<Tools, "clock" | "writes">,
 ): Promise<IngestAnswer> {
-  const { files, intent, origin } = input;
+  const { intent, origin } = input;
   const { projectId } = scope;
-  if (files.length === 0) throw new AppError("no_files");
-  const { accepted, refused, refusedFiles, movable } = await acceptUpload(files);
+  const { accepted, refused, refusedFiles, movable } = await acceptance(input);
   const quotaBytes = input.quotaBytes ?? DEFAULT_PROJECT_QUOTA_BYTES;
   const batch = { projectId, accepted, refusedFiles, intent, origin: origin ?? "api", quotaBytes, nowMs: tools.clock() };
   const stored = await runWrite(tools.writes, "ingest.store", batch, movable);
   return { accepted: stored.accepted, refused, leaseId: stored.leaseId, projectId, version: stored.version };
+}
+
+/** A batch's files as they came, or their verdicts already worked out (a large REST call's, from its body's bytes: `acceptIngestBody`). */
+type IngestFiles = { files: readonly IncomingFile[] } | { accepted: Acceptance<PackedFile> & Movable };
+
+function acceptance(input: IngestFiles): Promise<Acceptance<PackedFile> & Movable> | (Acceptance<PackedFile> & Movable) {
+  if ("accepted" in input) return input.accepted;
+  if (input.files.length === 0) throw new AppError("no_files");
+  return acceptUpload(input.files);
 }
 
 /**

@@ -1,5 +1,6 @@
 import { AppError } from "../../errors.js";
 import type { ErrorCode } from "../../errors.js";
+import { parseJsonObject } from "../../core/raw-body.js";
 
 /** 1 MiB: the JSON request body limit. */
 export const JSON_BODY_LIMIT = 1_048_576;
@@ -38,13 +39,5 @@ export async function readJsonObject(
   limit = JSON_BODY_LIMIT,
   tooLarge: ErrorCode = "invalid_request_body",
 ): Promise<Record<string, unknown>> {
-  const bytes = await readBodyBytes(req, limit, tooLarge);
-  let value: unknown;
-  try {
-    value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
-  } catch {
-    throw new AppError("invalid_request_body");
-  }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) throw new AppError("invalid_request_body");
-  return value as Record<string, unknown>;
+  return parseJsonObject(await readBodyBytes(req, limit, tooLarge));
 }

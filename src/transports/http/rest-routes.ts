@@ -7,6 +7,8 @@ import type { Service } from "../../core/service.js";
 import { peerAddress } from "./http-env.js";
 import type { HttpEnv } from "./http-env.js";
 import { readBodyBytes, readJsonObject } from "./read-body.js";
+import { RawJsonBody, parseJsonObject } from "../../core/raw-body.js";
+import type { ErrorCode } from "../../errors.js";
 
 /**
  * Binds every REST endpoint of the list in one place: the route hands the
@@ -37,7 +39,15 @@ function readBody(endpoint: AnyEndpoint, req: Request): Promise<unknown> {
   const kind = endpoint.body ?? (endpoint.method === "GET" ? "none" : "json");
   if (kind === "none") return Promise.resolve(undefined);
   const limit = endpoint.bodyLimit ?? { bytes: kind === "bytes" ? INGEST_BODY_LIMIT : JSON_BODY_LIMIT, error: "invalid_request_body" as const };
-  return kind === "bytes" ? readBodyBytes(req, limit.bytes, limit.error) : readJsonObject(req, limit.bytes, limit.error);
+  if (kind === "bytes") return readBodyBytes(req, limit.bytes, limit.error);
+  const above = endpoint.rawJsonAbove;
+  return above === undefined ? readJsonObject(req, limit.bytes, limit.error) : readLargeRaw(req, limit, above);
+}
+
+/** A JSON object body, or past `above` bytes its bytes unparsed (see `Endpoint.rawJsonAbove`). */
+async function readLargeRaw(req: Request, limit: { bytes: number; error: ErrorCode }, above: number): Promise<unknown> {
+  const bytes = await readBodyBytes(req, limit.bytes, limit.error);
+  return bytes.byteLength > above ? new RawJsonBody(bytes) : parseJsonObject(bytes);
 }
 
 function reply(c: Context<HttpEnv>, endpoint: AnyEndpoint, result: unknown): Response {
