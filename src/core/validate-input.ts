@@ -42,7 +42,8 @@ function refuseUnsafeShapes(raw: unknown): void {
   const stack: Array<{ value: unknown; depth: number }> = [{ value: raw, depth: 0 }];
   while (stack.length > 0) {
     const { value, depth } = stack.pop()!;
-    if (value === null || typeof value !== "object") continue;
+    // Raw bytes (a chunk upload's body) hold no names: Object.values of a typed array lists its every byte (4.5 s for 1 MB at load 14).
+    if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) continue;
     if (depth >= INPUT_DEPTH_MAX) throw new AppError("invalid_input", { message: `invalid input: nested deeper than ${INPUT_DEPTH_MAX} levels` });
     if (Object.hasOwn(value, "__proto__")) throw new AppError("invalid_input", { message: 'invalid input: "__proto__" is not accepted as a name' });
     for (const child of Object.values(value)) stack.push({ value: child, depth: depth + 1 });
