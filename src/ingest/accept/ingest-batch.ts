@@ -49,7 +49,7 @@ export async function ingestBatch(
 /** A batch's files as they came, or their verdicts already worked out (a large REST call's, from its body's bytes: `acceptIngestBody`). */
 type IngestFiles = { files: readonly IncomingFile[] } | { accepted: Acceptance<PackedFile> & Movable };
 
-function acceptance(input: IngestFiles): Promise<Acceptance<PackedFile> & Movable> | (Acceptance<PackedFile> & Movable) {
+async function acceptance(input: IngestFiles): Promise<Acceptance<PackedFile> & Movable> {
   if ("accepted" in input) return input.accepted;
   if (input.files.length === 0) throw new AppError("no_files");
   return acceptUpload(input.files);

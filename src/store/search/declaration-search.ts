@@ -80,8 +80,9 @@ export const inNames = (match: string) => `name : (${match})`;
  * cold and 132 ms under load at 42,556 declarations (a 1.3 M-line tree), in
  * every memory answer that ranks declarations; the size table is 175 pages
  * there against 2,627 (0.03 ms warm). The index's totals record would be
- * one row, but FTS5 does not lower it on a delete (search-totals.ts does,
- * and stores written before it still count their deleted rows).
+ * one row, but FTS5 does not lower it on a delete (search-totals.ts does;
+ * migration 0045 mended stores written before): counting the size rows
+ * does not depend on every delete having gone through that helper.
  */
 export async function declarationCount(q: Queryable): Promise<number> {
   const row = await q.get<{ n: number }>("SELECT count(*) AS n FROM symbols_fts_docsize");

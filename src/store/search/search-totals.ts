@@ -71,13 +71,26 @@ export async function deleteSearchRows(q: Queryable, table: SearchTable, rowids:
   // Every row has a size row (the tables keep the default columnsize=1): none found, none to delete — a file's first reading.
   if (sizes.length === 0) return;
   await q.execute(`DELETE FROM ${table} WHERE rowid IN (${rowids})`, args);
-  const gone: number[] = [sizes.length];
-  for (const r of sizes) readVarints(bytesOf(r.sz)).forEach((n, i) => (gone[i + 1] = (gone[i + 1] ?? 0) + n));
+  const gone = sumSizes([sizes.length], sizes);
   await q.execute("SAVEPOINT search_totals");
   await q.execute("RELEASE search_totals");
+  const recorded = await readTotals(q, table);
+  if (recorded) await writeTotals(q, table, recorded.map((n, i) => Math.max(0, n - (gone[i] ?? 0))));
+}
+
+/** Adds each size row's tokens per column to `totals` (whose first entry is the row count, left as it is). */
+function sumSizes(totals: number[], sizes: ReadonlyArray<{ sz: unknown }>): number[] {
+  for (const r of sizes) readVarints(bytesOf(r.sz)).forEach((n, i) => (totals[i + 1] = (totals[i + 1] ?? 0) + n));
+  return totals;
+}
+
+/** `table`'s totals record (row count, then tokens per column), or undefined while the table has never held a row. */
+async function readTotals(q: Queryable, table: SearchTable): Promise<number[] | undefined> {
   const row = await q.get<{ block: unknown }>(`SELECT block FROM ${table}_data WHERE id = ?`, [TOTALS_ID]);
-  if (!row) return;
-  const totals = readVarints(bytesOf(row.block)).map((n, i) => Math.max(0, n - (gone[i] ?? 0)));
+  return row ? readVarints(bytesOf(row.block)) : undefined;
+}
+
+async function writeTotals(q: Queryable, table: SearchTable, totals: readonly number[]): Promise<void> {
   await q.execute(`UPDATE ${table}_data SET block = ? WHERE id = ?`, [writeVarints(totals), TOTALS_ID]);
 }
 
@@ -93,20 +106,19 @@ const RECOUNT_PAGE = 20_000;
  * transaction.
  */
 export async function recountSearchTotals(q: Queryable, table: SearchTable, pageRows = RECOUNT_PAGE): Promise<boolean> {
-  const row = await q.get<{ block: unknown }>(`SELECT block FROM ${table}_data WHERE id = ?`, [TOTALS_ID]);
-  if (!row) return false;
-  const recorded = readVarints(bytesOf(row.block));
+  const recorded = await readTotals(q, table);
+  if (!recorded) return false;
   const live = (await q.get<{ n: number }>(`SELECT count(*) AS n FROM ${table}_docsize`))!.n;
   if (recorded[0] === live) return false;
   const totals = recorded.map(() => 0);
   totals[0] = live;
+  const sql = `SELECT id, sz FROM ${table}_docsize WHERE id > ? ORDER BY id LIMIT ?`;
   for (let after = Number.MIN_SAFE_INTEGER; ; ) {
-    const sql = `SELECT id, sz FROM ${table}_docsize WHERE id > ? ORDER BY id LIMIT ?`;
     const page = await q.all<{ id: number; sz: unknown }>(sql, [after, pageRows]);
-    for (const r of page) readVarints(bytesOf(r.sz)).forEach((n, i) => (totals[i + 1] = (totals[i + 1] ?? 0) + n));
+    sumSizes(totals, page);
     if (page.length < pageRows) break;
     after = Number(page.at(-1)!.id);
   }
-  await q.execute(`UPDATE ${table}_data SET block = ? WHERE id = ?`, [writeVarints(totals), TOTALS_ID]);
+  await writeTotals(q, table, totals);
   return true;
 }
