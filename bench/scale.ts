@@ -49,7 +49,9 @@
  * summary: the cold ingest, its cost per line, its ratio to ctags; the
  * server process's peak RSS (VmHWM, threads included) and the CPU time it
  * had used when its sync ended (all threads, user + system: on a busy host
- * it moves less than the wall time); the database (file
+ * it moves less than the wall time) and the I/O it had done (bytes through
+ * read and write calls, and to and from the disk: these do not move with
+ * the load at all); the database (file
  * and WAL) per text byte and where its bytes go (dbstat, largest tables and
  * indexes); a cheap read (`GET …/entities?limit=1`) every 50 ms from the
  * moment it listens, its p50/p95/max during the ingest and for --after-s
@@ -278,6 +280,30 @@ function procCpuMs(pid: number): number {
   }
 }
 
+/**
+ * The I/O a process has done (all its threads), from /proc: bytes passed to
+ * read and write calls (`rchar`, `wchar`: the database's page reads and the
+ * WAL and checkpoint writes, whether the page cache served them or not) and
+ * bytes that reached the disk. Unlike times, these do not depend on the
+ * host's load, so two builds compare on a busy host.
+ */
+function procIo(pid: number): ProcIo {
+  try {
+    const text = readFileSync(`/proc/${pid}/io`, "utf8");
+    const field = (name: string) => Number(new RegExp(`^${name}: (\\d+)$`, "m").exec(text)?.[1] ?? NaN);
+    return { rchar: field("rchar"), wchar: field("wchar"), readBytes: field("read_bytes"), writeBytes: field("write_bytes") };
+  } catch {
+    return { rchar: NaN, wchar: NaN, readBytes: NaN, writeBytes: NaN };
+  }
+}
+
+interface ProcIo {
+  rchar: number;
+  wchar: number;
+  readBytes: number;
+  writeBytes: number;
+}
+
 /** VmHWM or VmRSS of a process, in bytes. */
 function procMemory(pid: number, field: "VmHWM" | "VmRSS"): number {
   try {
@@ -387,6 +413,8 @@ interface TreeResult {
   ingestMs: number;
   /** CPU time of the served process (all threads) when its sync ended. */
   ingestCpuMs: number;
+  /** I/O of the served process when its sync ended. */
+  ingestIo: ProcIo;
   summary: string;
   peakRssMb: number;
   dbBytes: number;
@@ -415,6 +443,7 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
     const during = await probe(s, s.synced, slowReads);
     const ingestMs = performance.now() - s.spawnedAt;
     const ingestCpuMs = procCpuMs(s.child.pid!);
+    const ingestIo = procIo(s.child.pid!);
     const summary = await s.synced;
     const after = await probe(s, sleep(flags.afterS * 1000), slowReads);
     const idle = await idleQueries(s, flags.rounds);
@@ -422,7 +451,7 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
     const walBytes = fileBytes(`${dbPath}-wal`);
     const dbBytes = fileBytes(dbPath) + walBytes;
     await stop(s);
-    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, ingestCpuMs, summary, peakRssMb, dbBytes, walBytes, freeBytes: freeBytes(dbPath), cheapDuring: spread(during, true), cheapAfter: spread(after, true), slowReads, idle, bytesByObject: bytesByObject(dbPath) };
+    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, ingestCpuMs, ingestIo, summary, peakRssMb, dbBytes, walBytes, freeBytes: freeBytes(dbPath), cheapDuring: spread(during, true), cheapAfter: spread(after, true), slowReads, idle, bytesByObject: bytesByObject(dbPath) };
     return result;
   } finally {
     if (s.child.exitCode === null) s.child.kill("SIGKILL");
@@ -438,6 +467,7 @@ async function stop(s: Served): Promise<void> {
 }
 
 const f1 = (x: number) => (Number.isFinite(x) ? x.toFixed(1) : "–");
+const mb = (x: number) => f1(x / 1048576);
 const f0 = (x: number) => (Number.isFinite(x) ? x.toFixed(0) : "–");
 
 function report(r: TreeResult, base: TreeResult | undefined): string {
@@ -450,6 +480,7 @@ function report(r: TreeResult, base: TreeResult | undefined): string {
     `  files ${r.measured.files}, lines ${r.measured.lines.toLocaleString("en")}, text ${(r.measured.textBytes / 1048576).toFixed(1)} MB`,
     `  ctags -R ${f0(r.ctagsMs)} ms; pks cold ingest ${f1(r.ingestMs / 1000)} s = ${f1(r.ingestMs / r.ctagsMs)}× ctags (${r.summary})`,
     `  CPU of the served process until its sync ended ${f1(r.ingestCpuMs / 1000)} s (user + system, all threads)`,
+    `  I/O of the served process until its sync ended: read calls ${mb(r.ingestIo.rchar)} MB, write calls ${mb(r.ingestIo.wchar)} MB; disk read ${mb(r.ingestIo.readBytes)} MB, written ${mb(r.ingestIo.writeBytes)} MB`,
     `  cost per line ${perLineUs.toFixed(1)} µs${basePerLine ? ` = ${(perLineUs / basePerLine).toFixed(2)}× the ${base!.size} tree's` : ""}`,
     `  peak RSS ${f0(r.peakRssMb)} MB; database ${(r.dbBytes / 1048576).toFixed(1)} MB = ${(r.dbBytes / r.measured.textBytes).toFixed(2)}× text (of it WAL ${(r.walBytes / 1048576).toFixed(1)} MB, free pages ${(r.freeBytes / 1048576).toFixed(1)} MB)`,
     `  cheap read during ingest ${q(r.cheapDuring)}; ${"after"} ${q(r.cheapAfter)}`,
