@@ -14,7 +14,7 @@
 import { createHash } from "node:crypto";
 import type { Db, Queryable } from "../store/db.js";
 import { normalizeName } from "../entities/normalize-name.js";
-import { newId } from "../ids.js";
+import { newId, newOrderedId } from "../ids.js";
 import type { SchemaField } from "../vocabulary.js";
 import { cellIdsOfFactions } from "../store/categories/typing-material.js";
 import { dropPendingProposals, insertProposal, proposalsByFingerprint, refreshPendingProposal } from "../store/categories/category-proposals.js";
@@ -180,7 +180,7 @@ async function applyToCategory(
     if (!refill && earlier && earlier.material === material) continue; // nothing new mentions it: keeps the version it was read against
     const { values, sources } = fillFields(schema.fields as SchemaField[], whole);
     await writeFilledCell(tx, {
-      cellId: earlier?.cellId ?? newId("cel"),
+      cellId: earlier?.cellId ?? newOrderedId("cel"),
       projectId,
       categoryEntityId: categoryId,
       entityId: entityId!,

@@ -10,7 +10,7 @@ import type { Scope } from "../core/scope.js";
 import type { Tools } from "../core/tools.js";
 import { normalizeName } from "../entities/normalize-name.js";
 import { AppError } from "../errors.js";
-import { newId } from "../ids.js";
+import { newId, newOrderedId } from "../ids.js";
 import { bumpCorpusVersion } from "../store/access/projects.js";
 import { takeRateSlot } from "../store/access/rate-events.js";
 import type { Db, Queryable } from "../store/db.js";
@@ -141,7 +141,7 @@ async function deriveRecord(
 ): Promise<{ cellId: string; entityId: string; derivedBytes: number }> {
   const { projectId, fileId } = schema;
   const line = JSON.stringify(data);
-  const factionId = newId("fac");
+  const factionId = newOrderedId("fac");
   await insertFactions(
     tx,
     [
@@ -159,7 +159,7 @@ async function deriveRecord(
       },
     ],
   );
-  const cellId = newId("cel");
+  const cellId = newOrderedId("cel");
   const text = recordCellText(schema.name, schema.fields, data);
   await insertCells(tx, [{ cellId, projectId, fileId, factionId, parentCellId: null, ordinal: 0, text }], now);
   const name = recordEntityName(schema.name, schema.fields, data, recordId);

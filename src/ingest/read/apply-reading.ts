@@ -1,4 +1,4 @@
-import { newId } from "../../ids.js";
+import { newOrderedId } from "../../ids.js";
 import type { ReadOutput } from "../../readers/reader.js";
 import { insertCells, liveCellsOfFile, placeCell, retireCells } from "../../store/graph/cells.js";
 import type { CellKey, NewCell } from "../../store/graph/cells.js";
@@ -137,7 +137,7 @@ function matchFactions(existing: FactionKey[], hashes: readonly string[]) {
   const factionIds = hashes.map((hash, i) => {
     const match = byHash.get(storedHash(hash))?.shift();
     if (match) kept.set(i, match);
-    return match?.factionId ?? newId("fac");
+    return match?.factionId ?? newOrderedId("fac");
   });
   const used = new Set([...kept.values()].map((k) => k.factionId));
   const retired = existing.filter((e) => !used.has(e.factionId)).map((e) => e.factionId);
@@ -165,6 +165,6 @@ function assignCellIds(output: ReadOutput, factionIds: string[], kept: Map<numbe
     if (same) newIdx.forEach((j, k) => reused.set(j, old[k]!));
     else dropped.push(...old);
   }
-  for (const [j] of output.cells.entries()) ids[j] = reused.get(j)?.cellId ?? newId("cel");
+  for (const [j] of output.cells.entries()) ids[j] = reused.get(j)?.cellId ?? newOrderedId("cel");
   return { ids, reused, dropped };
 }

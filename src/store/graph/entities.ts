@@ -1,4 +1,4 @@
-import { newId } from "../../ids.js";
+import { newOrderedId } from "../../ids.js";
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
 import { pairRowids } from "./cell-entity-keys.js";
@@ -69,7 +69,7 @@ export async function upsertSourcedEntities(
       else if (old.name !== e.name) {
         await q.execute("UPDATE entity_rows SET name = ?, norm_name = ? WHERE entity_id = ?", [e.name, e.normName, old.entityId]);
       }
-      ids.set(key, old?.entityId ?? newId("ent"));
+      ids.set(key, old?.entityId ?? newOrderedId("ent"));
     }
     if (fresh.length === 0) continue;
     const projectRowid = rowidIn(await rowidsOf(q, "projects", [projectId]), projectId, "project");

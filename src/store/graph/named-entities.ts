@@ -1,4 +1,4 @@
-import { newId } from "../../ids.js";
+import { newOrderedId } from "../../ids.js";
 import type { Queryable } from "../db.js";
 import type { EntityKind } from "./entities.js";
 import { placeholders } from "../insert-rows.js";
@@ -48,7 +48,7 @@ export async function upsertNamedEntities(q: Queryable, projectId: string, entit
       const key = `${e.kind}\u0000${e.normName}`;
       entityId = keys.get(key);
       if (entityId === undefined) {
-        entityId = newId("ent");
+        entityId = newOrderedId("ent");
         keys.set(key, entityId);
         fresh.push({ entityId, entity: e });
       }
