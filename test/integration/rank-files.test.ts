@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeContextPack } from "../../src/retrieve/code/code-context-pack.js";
-import { FILE_RANK_WEIGHTS, TASK_RANK_WEIGHTS, isTask, leadingName, rankFiles } from "../../src/retrieve/code/rank-files.js";
+import { FILE_RANK_WEIGHTS, TASK_RANK_WEIGHTS, isTask, leadingName, projectName, rankFiles, withoutProjectName } from "../../src/retrieve/code/rank-files.js";
+import { taskTitle } from "../../src/retrieve/code/task-terms.js";
 import { actions } from "../../tools/index.js";
 import { createTestWorld } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
@@ -236,5 +237,58 @@ describe("file ranking: vendored distributions inside a package", () => {
     expect(own).toBeGreaterThan(0);
     expect(score.get("client/packages/pool/timeouts.py")!).toBeLessThan(0.5 * own);
     expect(score.get("client/_vendor/pool/timeouts.py")!).toBeLessThan(0.5 * own);
+  });
+});
+
+describe("file ranking: a task's title ranked as a short question", () => {
+  let w: TestWorld;
+  const APP = `"""The books application."""\n\n\nclass Books:\n    """The application: loads settings and opens the ledgers."""\n\n    def __init__(self, settings):\n        self.settings = settings\n`;
+  const LEDGER = `"""Double-entry ledgers."""\n\n\nclass Ledger:\n    """A ledger of posted entries."""\n\n    def balance(self):\n        """The sum of every posted entry."""\n        return sum(self.rows)\n\n    def close(self):\n        """No entry is posted after closing."""\n        self.rows = tuple(self.rows)\n`;
+  const EXPORT = `"""Rows written out as comma-separated text."""\n\n\ndef export_rows(rows, path):\n    """Writes rows to a csv file, one per line, with a header of column names."""\n    return csv_lines(rows)\n\n\ndef csv_lines(rows):\n    """Each row as a csv line."""\n    return [",".join(map(str, r)) for r in rows]\n`;
+  const BODY =
+    "\nAfter closing, I write the rows out and the total printed at the end is off by the last amount, as below.\n\n```\n>>> export_rows(rows, 'out.csv')\n3 rows written\n```\n";
+  const ranking = async (task: string, title: number) =>
+    (await rankFiles(w.app.db, [w.projectId], task, new Map(), { ...TASK_RANK_WEIGHTS, title })).map((f) => [f.path, f.score] as const);
+
+  beforeAll(async () => {
+    w = await createTestWorld({ actions, env: { PKS_RATE_LIMIT: "100000" } });
+    await ingest(w, [fileEntry("books/app.py", APP), fileEntry("books/ledger.py", LEDGER), fileEntry("books/export.py", EXPORT), fileEntry("tests/test_export.py", "def test_export():\n    assert True\n")]);
+    await w.app.worker.whenIdle();
+  });
+  afterAll(async () => {
+    await w.close();
+  });
+
+  it("reads an issue's first line as its title only when more lines follow and it holds 2 to 16 words", () => {
+    expect(taskTitle(`Ledger balance wrong after closing${BODY}`)).toBe("Ledger balance wrong after closing");
+    expect(taskTitle("Ledger balance wrong after closing")).toBeUndefined();
+    expect(taskTitle(`Broken${BODY}`)).toBeUndefined();
+  });
+
+  it("reads the project's own name from its files' top folder, under a source root and without leading underscores", () => {
+    expect(projectName(["src/_tool/main.py", "src/_tool/python.py", "src/tool/__init__.py", "testing/test_main.py", "doc/conf.py"])).toBe("tool");
+    expect(projectName(["books/app.py", "books/ledger.py", "tests/test_export.py", "setup.py"])).toBe("books");
+    expect(withoutProjectName("Books 2.0 complains about a ledger's balance", "books")).toBe("2.0 complains about a ledger's balance");
+  });
+
+  it("adds the title's ranking, scaled to its best file, at the title weight: the file the title names in prose gains most", async () => {
+    const task = `Ledger balance wrong after closing${BODY}`;
+    expect(TASK_RANK_WEIGHTS.title).toBeGreaterThan(0);
+    const before = new Map(await ranking(task, 0));
+    const after = new Map(await ranking(task, TASK_RANK_WEIGHTS.title));
+    expect(after.get("books/ledger.py")! - before.get("books/ledger.py")!).toBeCloseTo(TASK_RANK_WEIGHTS.title, 9);
+    expect(after.get("books/export.py")! - before.get("books/export.py")!).toBeLessThan(0.5 * TASK_RANK_WEIGHTS.title);
+  });
+
+  it("reads no project name in the title as a name: `Books …` lifts no `class Books`", async () => {
+    const gains = async (task: string) => {
+      const without = new Map(await ranking(task, 0));
+      return new Map((await ranking(task, TASK_RANK_WEIGHTS.title)).map(([path, score]) => [path, score - (without.get(path) ?? 0)]));
+    };
+    const named = await gains(`Books: ledger balance wrong after closing${BODY}`);
+    const plain = await gains(`ledger balance wrong after closing${BODY}`);
+    expect(named.get("books/ledger.py")!).toBeGreaterThan(0);
+    expect(named.get("books/app.py") ?? 0).toBeCloseTo(plain.get("books/app.py") ?? 0, 9);
+    expect(named.get("books/ledger.py")!).toBeCloseTo(plain.get("books/ledger.py")!, 9);
   });
 });

@@ -7,7 +7,7 @@ import { searchSymbols } from "../../store/search/symbol-search.js";
 import { identifierParts, ftsAnyOf, queryTerms } from "../query-terms.js";
 import { stemmer } from "stemmer";
 import { STOP_WORDS } from "../../text/stop-words.js";
-import { isTask, SHORT_QUESTION, taskTerms } from "./task-terms.js";
+import { isTask, SHORT_QUESTION, taskTerms, taskTitle } from "./task-terms.js";
 import { isPeripheralPath, isTestPath } from "./test-paths.js";
 
 export { isTask };
@@ -60,6 +60,8 @@ export interface FileRankWeights {
   bodies: number;
   /** The name evidence (`stem`, 0..1) of a file named by adjacent words of the question ("JSON element" → `JsonElement.java`); 0: none. */
   compounds: number;
+  /** A task's title ranked as a short question, scaled to its best file and added at this weight (see {@link titleScores}); 0: none. */
+  title: number;
 }
 
 /**
@@ -74,7 +76,7 @@ export interface FileRankWeights {
  */
 export const FILE_RANK_WEIGHTS: FileRankWeights = {
   text: 0.7, declarations: 1.5, stem: 1.3, folder: 0.2, defines: 1, extra: 0.25, rarity: 0.35,
-  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3, proseNames: 1, bodies: 1, compounds: 1,
+  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3, proseNames: 1, bodies: 1, compounds: 1, title: 0,
 };
 
 /**
@@ -86,9 +88,11 @@ export const FILE_RANK_WEIGHTS: FileRankWeights = {
  * Capitalised prose words (`The`, `When`, `Python`) are not names in an
  * issue: only code-shaped words and code spans are. Text, stem and
  * rarity stay as they were when these weights were chosen (SWE-bench's
- * issues are no short questions).
+ * issues are no short questions). The title, ranked as a short question,
+ * adds at half weight: at 1 it lifted files for generic title words
+ * (`versions`, `domain`) over the gold file (docs/benchmarks.md, tenth pass).
  */
-export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, text: 1, stem: 1, rarity: 0.5, extra: 3, proseNames: 0, bodies: 0, compounds: 0 };
+export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, text: 1, stem: 1, rarity: 0.5, extra: 3, proseNames: 0, bodies: 0, compounds: 0, title: 0.5 };
 
 export interface RankedCodeFile {
   fileId: string;
@@ -329,6 +333,21 @@ export async function rankFiles(
   exclude: ReadonlySet<string> = new Set(),
 ): Promise<RankedCodeFile[]> {
   const w = weights ?? (isTask(query) ? TASK_RANK_WEIGHTS : FILE_RANK_WEIGHTS);
+  const scored = await scoredFiles(q, projectIds, query, extra, w, exclude);
+  const title = w.title > 0 ? taskTitle(query) : undefined;
+  const withTitle = title === undefined ? scored : addTitle(scored, await titleScores(q, projectIds, title, scored, exclude), w.title);
+  return withTitle.filter((f) => f.score > 0).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, MAX_FILES);
+}
+
+/** Every candidate file of a question with its score (unsorted, unfiltered). */
+async function scoredFiles(
+  q: Queryable,
+  projectIds: readonly string[],
+  query: string,
+  extra: ReadonlyMap<string, number>,
+  w: FileRankWeights,
+  exclude: ReadonlySet<string>,
+): Promise<RankedCodeFile[]> {
   const { terms, asked, text, decl, defines } = await evidence(q, projectIds, query, w);
   if (terms.length === 0 && asked.length === 0) return [];
   const candidates = [...new Set([...text.keys(), ...decl.keys(), ...defines.keys(), ...extra.keys()])].filter((f) => !exclude.has(f));
@@ -350,5 +369,68 @@ export async function rankFiles(
     // The caller's evidence (the graph) is no match of the question's words: coverage does not scale it.
     out.push({ fileId, path, score: (lexical * coverage ** w.rarity + w.extra * (extra.get(fileId) ?? 0)) * pathPrior(path, w) });
   }
-  return out.filter((f) => f.score > 0).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, MAX_FILES);
+  return out;
+}
+
+/** Source folders a project's package sits in (`src/flask`, `lib/foo`): skipped to reach the package's own name. */
+const SOURCE_ROOTS = new Set(["src", "lib", "source", "python", "packages"]);
+
+/**
+ * The project's own name as its files spell it: the top folder (under a
+ * source root such as `src/`) holding the most of the given files outside
+ * tests, leading underscores dropped (`src/_pytest` → `pytest`,
+ * `sphinx/` → `sphinx`). Read from the task's own candidate files, so it
+ * needs no read of its own; undefined when no folder holds a third of them.
+ */
+export function projectName(paths: readonly string[]): string | undefined {
+  const counts = new Map<string, number>();
+  let n = 0;
+  for (const path of paths) {
+    if (isTestPath(path)) continue;
+    const parts = path.split("/");
+    const i = parts.length > 2 && SOURCE_ROOTS.has(parts[0]!) ? 1 : 0;
+    if (parts.length - i < 2) continue;
+    const top = normal(parts[i]!.replace(/^_+/, ""));
+    n++;
+    if (top) counts.set(top, (counts.get(top) ?? 0) + 1);
+  }
+  const [name, count] = [...counts].sort((a, b) => b[1] - a[1])[0] ?? ["", 0];
+  return count * 3 >= n && n > 0 ? name : undefined;
+}
+
+/**
+ * A task's title without the project's own name: the name says which
+ * project the issue is filed against (`Sphinx 3.2 complains …`, `Flask
+ * routes …`, `SymPy …`), not which of its code, and a short question reads
+ * a capitalised word as a name asked for (`class Sphinx`, `class Flask`).
+ */
+export function withoutProjectName(title: string, name: string | undefined): string {
+  if (name === undefined) return title;
+  return title.split(/\s+/).filter((word) => normal(word.replace(/^_+/, "").replace(/['’]s\W*$/, "")) !== name).join(" ");
+}
+
+/**
+ * A task's title ranked as the short question it is (`Sum of the elements
+ * of an identity matrix is zero`, `vectors break pretty printing`): its
+ * words name the code in prose, while the body under it is mostly pasted
+ * code and output. Scaled to the best file (0..1); empty when the title,
+ * once the project's own name is dropped, holds under two words.
+ */
+async function titleScores(q: Queryable, projectIds: readonly string[], title: string, scored: readonly RankedCodeFile[], exclude: ReadonlySet<string>): Promise<Map<string, RankedCodeFile>> {
+  const own = withoutProjectName(title, projectName(scored.map((f) => f.path)));
+  if (own.split(/\s+/).filter(Boolean).length < 2) return new Map();
+  const ranked = await rankFiles(q, projectIds, own, new Map(), FILE_RANK_WEIGHTS, exclude);
+  const top = ranked[0]?.score ?? 0;
+  return new Map(top > 0 ? ranked.map((f) => [f.fileId, { ...f, score: f.score / top }]) : []);
+}
+
+/** The title's scores (0..1) added at weight `weight` to a task's scores; files only the title ranks join the list. */
+function addTitle(scored: readonly RankedCodeFile[], title: ReadonlyMap<string, RankedCodeFile>, weight: number): RankedCodeFile[] {
+  const out = new Map(scored.map((f) => [f.fileId, { ...f }]));
+  for (const [fileId, f] of title) {
+    const had = out.get(fileId);
+    if (had) had.score += weight * f.score;
+    else out.set(fileId, { ...f, score: weight * f.score });
+  }
+  return [...out.values()];
 }

@@ -107,6 +107,18 @@ export function isTask(query: string): boolean {
   return query.trim().split(/\s+/).length > SHORT_QUESTION;
 }
 
+/**
+ * A task's title: its first non-empty line, when more lines follow and it
+ * holds 2 to {@link SHORT_QUESTION} words (an issue's heading, a commit's
+ * subject); undefined otherwise.
+ */
+export function taskTitle(task: string): string | undefined {
+  const lines = task.split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+  if (lines.length < 2) return undefined;
+  const words = lines[0]!.split(/\s+/).length;
+  return words >= 2 && words <= SHORT_QUESTION ? lines[0] : undefined;
+}
+
 const SNAKE_NAME = /^[a-z][a-z0-9]*(?:_[a-z][a-z0-9]*)+$/;
 
 /**
