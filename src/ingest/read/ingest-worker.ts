@@ -139,6 +139,7 @@ export class IngestWorker {
     const { requeued, failed } = await this.#deps.db.transaction((tx) => requeueInterrupted(tx, this.#now()));
     if (requeued > 0) log.info("resuming interrupted readings", { files: requeued });
     if (failed > 0) log.warn("readings interrupted twice while read alone are failed", { files: failed });
+    this.#lane.open();
     this.#running = true;
     this.#kicked = true;
     this.#loop = this.#run();
@@ -160,9 +161,14 @@ export class IngestWorker {
     return new Promise((resolve) => this.#idleWaiters.push(resolve));
   }
 
-  /** Stops reading: readings under way are abandoned and their files queued again, uncounted. */
+  /**
+   * Stops reading: readings under way are abandoned and their files queued
+   * again, uncounted — those read but still waiting for their commit too
+   * (the lane refuses them), so a stop waits for one transaction at most.
+   */
   async stop(): Promise<void> {
     this.#running = false;
+    this.#lane.close();
     this.#wake?.();
     this.#flush?.();
     await this.#pool.close();

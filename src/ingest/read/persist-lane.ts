@@ -16,6 +16,17 @@
  */
 import type { Db, Queryable } from "../../store/db.js";
 
+/**
+ * Lets the thread's other tasks run (messages, timers such as the writer
+ * lease's renewal). The local binding is synchronous, so a chain of awaits
+ * over statements never leaves the microtask queue: without this a cold
+ * ingest's back-to-back transactions held the writer thread's event loop
+ * for tens of seconds, and a stop asked of it waited as long.
+ */
+const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+const stoppedError = () => new Error("the worker stopped");
+
 /** One reading to write, with the work that writes it in a transaction. */
 export interface PersistItem {
   /** Rows the reading will write (factions plus cells), for the batch budget. */
@@ -83,6 +94,8 @@ export class PersistLane {
   #arrived: (() => void) | undefined;
   #waiting: Waiting[] = [];
   #draining: Promise<void> | undefined;
+  /** Set by {@link close}: nothing more is written. */
+  #closed = false;
   /** Transactions committed and readings written, for benchmarks and logs. */
   readonly stats = { commits: 0, items: 0 };
 
@@ -99,6 +112,7 @@ export class PersistLane {
   /** Writes one reading; resolves once the transaction that holds it committed. */
   persist(item: PersistItem): Promise<void> {
     return new Promise<void>((resolve, reject) => {
+      if (this.#closed) return reject(stoppedError());
       this.#waiting.push({ item, resolve, reject });
       this.#arrived?.();
       this.#start();
@@ -121,6 +135,7 @@ export class PersistLane {
     let since = performance.now();
     while (this.#waiting.length > 0) {
       await this.#gather(since);
+      if (this.#closed) return this.#refuseWaiting();
       since = performance.now();
       const batch = this.#take();
       const holdMs = this.#more() ? this.#bulkHoldMs : this.#holdMs;
@@ -142,7 +157,31 @@ export class PersistLane {
       } catch (err) {
         await this.#oneByOne(batch, err);
       }
+      await yieldToEvents();
     }
+  }
+
+  /**
+   * Stops the lane (the worker is stopping): the transaction under way
+   * commits, and every reading not yet begun is refused ("the worker
+   * stopped"), as is any that arrives later. Their files stay claimed, and
+   * the worker gives the claims back, so they are read again; a stop then
+   * waits for one transaction, not for every reading queued behind it.
+   */
+  close(): void {
+    this.#closed = true;
+    this.#refuseWaiting();
+    this.#arrived?.();
+  }
+
+  /** Writes again after {@link close} (a worker started again). */
+  open(): void {
+    this.#closed = false;
+  }
+
+  /** Refuses the readings waiting (a closed lane; also those a closing transaction's time bound left out). */
+  #refuseWaiting(): void {
+    for (const w of this.#waiting.splice(0)) w.reject(stoppedError());
   }
 
   /** A failed batch: each reading alone, so one bad reading fails only its own file. */
@@ -171,7 +210,7 @@ export class PersistLane {
   /** Waits, up to the window from `since`, while more readings are on their way and the row budget is not full. */
   async #gather(since: number): Promise<void> {
     const deadline = since + this.#gatherMs;
-    while (this.#more() && this.rowsWaiting() < this.#maxRows) {
+    while (!this.#closed && this.#more() && this.rowsWaiting() < this.#maxRows) {
       const left = deadline - performance.now();
       if (left <= 0) return;
       await new Promise<void>((resolve) => {

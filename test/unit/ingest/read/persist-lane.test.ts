@@ -160,3 +160,61 @@ describe("PersistLane", () => {
     db.close();
   });
 });
+
+describe("PersistLane between transactions", () => {
+  it("lets the thread's other events run between two transactions (the binding is synchronous: awaits alone never yield)", async () => {
+    const { db } = await world();
+    const lane = new PersistLane(db, { maxRows: 1 });
+    const order: string[] = [];
+    const step = (v: string) => ({
+      rows: 1,
+      write: async (tx: Queryable) => {
+        if (v === "a") setImmediate(() => order.push("event"));
+        await tx.execute("INSERT INTO t (v) VALUES (?)", [v]);
+        order.push(v);
+      },
+    });
+    await Promise.all([lane.persist(step("a")), lane.persist(step("b")), lane.persist(step("c"))]);
+    expect(order).toEqual(["a", "event", "b", "c"]);
+    db.close();
+  });
+
+  it("once closed, refuses the readings not yet begun and every new one; the transaction under way commits", async () => {
+    const { db, rows } = await world();
+    const lane = new PersistLane(db, { maxRows: 1 });
+    const first = {
+      rows: 1,
+      write: async (tx: Queryable) => {
+        await tx.execute("INSERT INTO t (v) VALUES (?)", ["a"]);
+        lane.close();
+      },
+    };
+    const results = await Promise.allSettled([lane.persist(first), lane.persist(insert("b")), lane.persist(insert("c"))]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected"]);
+    expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/stopped/);
+    await expect(lane.persist(insert("d"))).rejects.toThrow(/stopped/);
+    expect(await rows()).toEqual(["a"]);
+    expect(lane.rowsWaiting()).toBe(0);
+    db.close();
+  });
+});
+
+describe("PersistLane closed during a transaction", () => {
+  it("refuses the readings that transaction's time bound left out, so none is left waiting", async () => {
+    const { db, rows } = await world();
+    const lane = new PersistLane(db, { holdMs: 5 });
+    const slow = (v: string, closes = false) => ({
+      rows: 1,
+      write: async (tx: Queryable) => {
+        await new Promise((resolve) => setTimeout(resolve, 10));
+        await tx.execute("INSERT INTO t (v) VALUES (?)", [v]);
+        if (closes) lane.close();
+      },
+    });
+    // One transaction begins with all three; its bound (5 ms) ends it after the first, which closes the lane.
+    const results = await Promise.allSettled([lane.persist(slow("a", true)), lane.persist(slow("b")), lane.persist(slow("c"))]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "rejected"]);
+    expect(await rows()).toEqual(["a"]);
+    db.close();
+  });
+});
