@@ -9,7 +9,7 @@ import type { ClaimedFile } from "../../store/files/files.js";
 import { drainPasses } from "./derivers/index.js";
 import type { DrainPass } from "./derivers/index.js";
 import { applyReading } from "./apply-reading.js";
-import { BATCH_ROWS, PersistLane } from "./persist-lane.js";
+import { BATCH_ROWS, PersistLane, stoppedError } from "./persist-lane.js";
 import { ReaderPool } from "./pool/reader-pool.js";
 import type { ReaderLimits } from "./pool/reader-pool.js";
 
@@ -310,7 +310,7 @@ export class IngestWorker {
     };
     try {
       // Claimed just as the worker stopped: the closed pool must not start a thread for it.
-      if (!this.#running) throw new Error("the worker stopped");
+      if (!this.#running) throw stoppedError();
       await this.#read(file, read);
     } catch (err) {
       read();

@@ -25,7 +25,8 @@ import type { Db, Queryable } from "../../store/db.js";
  */
 const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-const stoppedError = () => new Error("the worker stopped");
+/** What a stopped worker's readings fail with: the worker gives their claims back (ingest-worker.ts), so the files are read again. */
+export const stoppedError = () => new Error("the worker stopped");
 
 /** One reading to write, with the work that writes it in a transaction. */
 export interface PersistItem {
