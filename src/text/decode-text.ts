@@ -126,6 +126,22 @@ export function isReadableText(text: string): boolean {
  */
 export function textButForNul(bytes: Uint8Array): string | undefined {
   if (!bytes.includes(0)) return undefined;
-  const text = decodeText(bytes.filter((b) => b !== 0));
+  const text = decodeText(withoutNul(bytes));
   return text !== undefined && isReadableText(text) ? text : undefined;
+}
+
+/**
+ * The bytes with every NUL left out. A plain loop: `filter` with a callback
+ * per byte took 3.8 s over the 18.5 MB of images and fonts in the scale
+ * benchmark's 1 M-line tree, which every credential scan of a binary paid
+ * (in the accept and reader threads); this takes 45 ms.
+ */
+export function withoutNul(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(bytes.length);
+  let n = 0;
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!;
+    if (b !== 0) out[n++] = b;
+  }
+  return out.subarray(0, n);
 }

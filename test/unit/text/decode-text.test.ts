@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { randomBytes, seededRng } from "../../support/hostile-documents.js";
-import { MAX_UNREADABLE_SHARE, UNREADABLE_ALLOWANCE, decodeCleanText, decodeText, isReadableText } from "../../../src/text/decode-text.js";
+import { MAX_UNREADABLE_SHARE, UNREADABLE_ALLOWANCE, decodeCleanText, decodeText, isReadableText, textButForNul, withoutNul } from "../../../src/text/decode-text.js";
 
 const bytes = (text: string): Uint8Array => new TextEncoder().encode(text);
 const utf16le = (text: string): Uint8Array => new Uint8Array(Buffer.from(text, "utf16le"));
@@ -80,5 +80,16 @@ describe("isReadableText", () => {
 
   it("leaves decodeText as it was: noise still decodes, with replacement characters", () => {
     expect(decodeText(new Uint8Array([0x80, 0x81, 0x01]))).toBe("\uFFFD\uFFFD\u0001");
+  });
+
+  it("reads text but for NUL bytes with every NUL left out, and nothing else changed", () => {
+    const bytes = new Uint8Array([0, 0x41, 0, 0, 0x42, 0xc3, 0xa9, 0, 0x43, 0]);
+    expect([...withoutNul(bytes)]).toEqual([0x41, 0x42, 0xc3, 0xa9, 0x43]);
+    expect([...withoutNul(new Uint8Array([0, 0, 0]))]).toEqual([]);
+    expect([...withoutNul(new Uint8Array([1, 2, 3]))]).toEqual([1, 2, 3]);
+    const spaced = Buffer.from("token = s3cr3t-value\n".repeat(20).split("").join("\0"));
+    expect(textButForNul(spaced)).toBe("token = s3cr3t-value\n".repeat(20));
+    expect(textButForNul(Buffer.from("plain text"))).toBeUndefined();
+    expect(textButForNul(new Uint8Array([0, ...randomBytes(5_000, seededRng(2))]))).toBeUndefined();
   });
 });
