@@ -271,22 +271,34 @@ describe("file ranking: a task's title ranked as a short question", () => {
     expect(withoutProjectName("Books 2.0 complains about a ledger's balance", "books")).toBe("2.0 complains about a ledger's balance");
   });
 
-  it("adds the title's ranking, scaled to its best file, at the title weight: the file the title names in prose gains most", async () => {
-    const task = `Ledger balance wrong after closing${BODY}`;
-    expect(TASK_RANK_WEIGHTS.title).toBeGreaterThan(0);
+  /** What the title alone scores for a file, ranked as a short question. */
+  const asQuestion = async (title: string, path: string) =>
+    (await rankFiles(w.app.db, [w.projectId], title, new Map(), FILE_RANK_WEIGHTS)).find((f) => f.path === path)?.score ?? 0;
+  /** How much a task's title adds to each file's score. */
+  const titleGains = async (task: string) => {
     const before = new Map(await ranking(task, 0));
-    const after = new Map(await ranking(task, TASK_RANK_WEIGHTS.title));
-    expect(after.get("books/ledger.py")! - before.get("books/ledger.py")!).toBeCloseTo(TASK_RANK_WEIGHTS.title, 9);
-    expect(after.get("books/export.py")! - before.get("books/export.py")!).toBeLessThan(0.5 * TASK_RANK_WEIGHTS.title);
+    return new Map((await ranking(task, TASK_RANK_WEIGHTS.title)).map(([path, score]) => [path, score - (before.get(path) ?? 0)]));
+  };
+
+  it("adds the title's own ranking at the title weight: the file the title names in prose gains most", async () => {
+    const title = "Ledger balance wrong after closing";
+    expect(TASK_RANK_WEIGHTS.title).toBeGreaterThan(0);
+    const gains = await titleGains(`${title}${BODY}`);
+    expect(gains.get("books/ledger.py")!).toBeCloseTo(TASK_RANK_WEIGHTS.title * (await asQuestion(title, "books/ledger.py")), 9);
+    expect(gains.get("books/export.py")!).toBeLessThan(0.5 * gains.get("books/ledger.py")!);
+  });
+
+  it("weighs a telling title above a vague one: the title's scores are not scaled to its best file", async () => {
+    const telling = await titleGains(`Ledger balance wrong after closing${BODY}`);
+    const vague = await titleGains(`some rows are off${BODY}`);
+    const best = (gains: Map<string, number>) => Math.max(...gains.values());
+    expect(best(vague)).toBeGreaterThan(0);
+    expect(best(telling)).toBeGreaterThan(1.5 * best(vague));
   });
 
   it("reads no project name in the title as a name: `Books …` lifts no `class Books`", async () => {
-    const gains = async (task: string) => {
-      const without = new Map(await ranking(task, 0));
-      return new Map((await ranking(task, TASK_RANK_WEIGHTS.title)).map(([path, score]) => [path, score - (without.get(path) ?? 0)]));
-    };
-    const named = await gains(`Books: ledger balance wrong after closing${BODY}`);
-    const plain = await gains(`ledger balance wrong after closing${BODY}`);
+    const named = await titleGains(`Books: ledger balance wrong after closing${BODY}`);
+    const plain = await titleGains(`ledger balance wrong after closing${BODY}`);
     expect(named.get("books/ledger.py")!).toBeGreaterThan(0);
     expect(named.get("books/app.py") ?? 0).toBeCloseTo(plain.get("books/app.py") ?? 0, 9);
     expect(named.get("books/ledger.py")!).toBeCloseTo(plain.get("books/ledger.py")!, 9);

@@ -60,7 +60,7 @@ export interface FileRankWeights {
   bodies: number;
   /** The name evidence (`stem`, 0..1) of a file named by adjacent words of the question ("JSON element" → `JsonElement.java`); 0: none. */
   compounds: number;
-  /** A task's title ranked as a short question, scaled to its best file and added at this weight (see {@link titleScores}); 0: none. */
+  /** A task's title ranked as a short question, its scores added at this weight (see {@link titleScores}); 0: none. */
   title: number;
 }
 
@@ -89,10 +89,13 @@ export const FILE_RANK_WEIGHTS: FileRankWeights = {
  * issue: only code-shaped words and code spans are. Text, stem and
  * rarity stay as they were when these weights were chosen (SWE-bench's
  * issues are no short questions). The title, ranked as a short question,
- * adds at half weight: at 1 it lifted files for generic title words
- * (`versions`, `domain`) over the gold file (docs/benchmarks.md, tenth pass).
+ * adds its own scores at 0.4: a vague title's best file scores about 1.2
+ * there and gains what the tenth pass's half weight gave it (at 1 generic
+ * title words, `versions`, `domain`, lifted files over the gold file),
+ * while a title that names its file scores 2 to 4 and gains more
+ * (docs/benchmarks.md, tenth and eleventh passes).
  */
-export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, text: 1, stem: 1, rarity: 0.5, extra: 3, proseNames: 0, bodies: 0, compounds: 0, title: 0.5 };
+export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, text: 1, stem: 1, rarity: 0.5, extra: 3, proseNames: 0, bodies: 0, compounds: 0, title: 0.4 };
 
 export interface RankedCodeFile {
   fileId: string;
@@ -413,18 +416,22 @@ export function withoutProjectName(title: string, name: string | undefined): str
  * A task's title ranked as the short question it is (`Sum of the elements
  * of an identity matrix is zero`, `vectors break pretty printing`): its
  * words name the code in prose, while the body under it is mostly pasted
- * code and output. Scaled to the best file (0..1); empty when the title,
- * once the project's own name is dropped, holds under two words.
+ * code and output. Empty when the title, once the project's own name is
+ * dropped, holds under two words. The scores are the short question's own,
+ * not scaled to its best file: a title that names a file, a declaration or
+ * rare words brings strong evidence (`pretty printing` names
+ * `printing/pretty/pretty.py`), a vague one weak evidence spread over many
+ * files (`routes to return domain/sub-domains information`), and scaling
+ * gave both the same weight (docs/benchmarks.md, eleventh pass).
  */
 async function titleScores(q: Queryable, projectIds: readonly string[], title: string, scored: readonly RankedCodeFile[], exclude: ReadonlySet<string>): Promise<Map<string, RankedCodeFile>> {
   const own = withoutProjectName(title, projectName(scored.map((f) => f.path)));
   if (own.split(/\s+/).filter(Boolean).length < 2) return new Map();
   const ranked = await rankFiles(q, projectIds, own, new Map(), FILE_RANK_WEIGHTS, exclude);
-  const top = ranked[0]?.score ?? 0;
-  return new Map(top > 0 ? ranked.map((f) => [f.fileId, { ...f, score: f.score / top }]) : []);
+  return new Map(ranked.map((f) => [f.fileId, f]));
 }
 
-/** The title's scores (0..1) added at weight `weight` to a task's scores; files only the title ranks join the list. */
+/** The title's scores added at weight `weight` to a task's scores; files only the title ranks join the list. */
 function addTitle(scored: readonly RankedCodeFile[], title: ReadonlyMap<string, RankedCodeFile>, weight: number): RankedCodeFile[] {
   const out = new Map(scored.map((f) => [f.fileId, { ...f }]));
   for (const [fileId, f] of title) {
