@@ -132,7 +132,7 @@ export function textButForNul(bytes: Uint8Array): string | undefined {
 
 /**
  * The bytes with every NUL left out. A plain loop: `filter` with a callback
- * per byte took 3.8 s over the 18.5 MB of images and fonts in the scale
+ * per byte took 3.8 s over the 18.5 MB of images and PDF files in the scale
  * benchmark's 1 M-line tree, which every credential scan of a binary paid
  * (in the accept and reader threads); this takes 45 ms.
  */
