@@ -14,6 +14,7 @@
  * `ready`) only by the commit that holds it. If a batch fails, its files are
  * written one by one, so one bad reading fails only its own file.
  */
+import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Db, Queryable } from "../../store/db.js";
 
 /**
@@ -23,7 +24,7 @@ import type { Db, Queryable } from "../../store/db.js";
  * ingest's back-to-back transactions held the writer thread's event loop
  * for tens of seconds, and a stop asked of it waited as long.
  */
-const yieldToEvents = () => new Promise<void>((resolve) => setImmediate(resolve));
+const yieldToEvents = (): Promise<void> => nextTurn();
 
 /** What a stopped worker's readings fail with: the worker gives their claims back (ingest-worker.ts), so the files are read again. */
 export const stoppedError = () => new Error("the worker stopped");
