@@ -11,6 +11,7 @@ import type { Seeds } from "./resolve-seeds.js";
 import { taskMatches } from "./task-matches.js";
 import type { TaskMatches } from "./task-matches.js";
 import { isTask, taskTerms } from "./task-terms.js";
+import { TASK_RANK_WEIGHTS } from "./rank-files.js";
 import { isPeripheralPath, isTestPath } from "./test-paths.js";
 import { diversify } from "./diversify.js";
 import { fileCopies } from "./duplicate-files.js";
@@ -185,7 +186,8 @@ function reasonOf(fileId: string, matched: ReadonlySet<string>, graph: Declarati
 
 /** Declarations and files scored by the task's evidence and the walks. */
 async function scoreDeclarations(q: Queryable, projectIds: readonly string[], task: string, seeds: Seeds, w: RankWeights) {
-  const terms = taskTerms(task);
+  // A task's pasted blocks count as its file ranking reads them (rank-files.ts, `pasted`).
+  const terms = taskTerms(task, isTask(task) ? TASK_RANK_WEIGHTS.pasted : 1);
   const m = await taskMatches(q, projectIds, terms, w.fields, w.uses, w.dispatch, isTask(task) ? w.constructors : 0, { weight: w.frames, decay: w.frameDecay }, isTask(task) ? w.packages : 0);
   const base = baseScores(m, w);
   const anchorIds = topIds(base, w.anchors);

@@ -62,6 +62,12 @@ export interface FileRankWeights {
   compounds: number;
   /** A task's title ranked as a short question, its scores added at this weight (see {@link titleScores}); 0: none. */
   title: number;
+  /**
+   * What a plain mention of a word in a task's pasted blocks (code
+   * fences, indented lines) counts toward the order and stress of its
+   * terms, a mention in its prose counting 1 (see {@link TASK_RANK_WEIGHTS}).
+   */
+  pasted: number;
 }
 
 /**
@@ -76,7 +82,7 @@ export interface FileRankWeights {
  */
 export const FILE_RANK_WEIGHTS: FileRankWeights = {
   text: 0.7, declarations: 1.5, stem: 1.3, folder: 0.2, defines: 1, extra: 0.25, rarity: 0.35,
-  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3, proseNames: 1, bodies: 1, compounds: 1, title: 0,
+  tests: 0.3, peripheral: 0.5, vendored: 0.3, declarationFile: 0.5, prose: 0.5, symbolQuery: 3, proseNames: 1, bodies: 1, compounds: 1, title: 0, pasted: 1,
 };
 
 /**
@@ -93,9 +99,16 @@ export const FILE_RANK_WEIGHTS: FileRankWeights = {
  * there and gains what the tenth pass's half weight gave it (at 1 generic
  * title words, `versions`, `domain`, lifted files over the gold file),
  * while a title that names its file scores 2 to 4 and gains more
- * (docs/benchmarks.md, tenth and eleventh passes).
+ * (docs/benchmarks.md, tenth and eleventh passes). A plain word the
+ * task's pasted blocks repeat (a repr's `time` and `datetime64` columns,
+ * a log's or a listing's words) counts a quarter per mention among its
+ * terms, in the file ranking and in the pack's declarations
+ * (rank-declarations.ts), so the words the prose writes about the problem
+ * come before the output's: xarray-4248's `Dataset` repr drew the
+ * ranking to the time-coding modules (docs/benchmarks.md, thirteenth
+ * pass).
  */
-export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, text: 1, stem: 1, rarity: 0.5, extra: 3, proseNames: 0, bodies: 0, compounds: 0, title: 0.4 };
+export const TASK_RANK_WEIGHTS: FileRankWeights = { ...FILE_RANK_WEIGHTS, text: 1, stem: 1, rarity: 0.5, extra: 3, proseNames: 0, bodies: 0, compounds: 0, title: 0.4, pasted: 0.25 };
 
 export interface RankedCodeFile {
   fileId: string;
@@ -163,8 +176,8 @@ export function leadingName(query: string): string | undefined {
  * formatter output" is the point); a task's drop the words bug reports use
  * everywhere (task-terms.ts).
  */
-function searchTerms(query: string): string[] {
-  return query.split(/\s+/).length <= SHORT_QUESTION ? queryTerms(query) : taskTerms(query).terms;
+function searchTerms(query: string, w: FileRankWeights): string[] {
+  return query.split(/\s+/).length <= SHORT_QUESTION ? queryTerms(query) : taskTerms(query, w.pasted).terms;
 }
 
 /** Spellings a name may be declared under: as written, lower-case, capitalised. */
@@ -306,7 +319,7 @@ function stemShare(words: ReturnType<typeof pathWords>, rarity: readonly Rarity[
 
 /** The evidence read from the store for a question: lexical hits, declarations of asked names, files named by path. */
 async function evidence(q: Queryable, projectIds: readonly string[], query: string, w: FileRankWeights) {
-  const terms = searchTerms(query);
+  const terms = searchTerms(query, w);
   const names = askedNames(query, w.proseNames > 0);
   const leading = w.proseNames > 0 ? leadingName(query) : undefined;
   const sought = leading && !names.includes(leading) ? [...names, leading] : names;

@@ -176,8 +176,32 @@ function framesOf(task: string): Frame[] {
   });
 }
 
-/** The terms, identifiers and paths of a task in prose (with code, paths and tracebacks in it). */
-export function taskTerms(task: string): TaskTerms {
+const FENCE_LINE = /^\s*(?:```|~~~)/;
+const INDENTED_LINE = /^(?: {4}|\t)/;
+
+/**
+ * A task's prose and what it pastes (the lines of fenced blocks, and
+ * lines indented as a block outside them), each as text: a reproduction,
+ * a session, a repr, a log, a package listing.
+ */
+export function splitPasted(task: string): { prose: string; pasted: string } {
+  const prose: string[] = [];
+  const pasted: string[] = [];
+  let fenced = false;
+  for (const line of task.split(/\r?\n/)) {
+    if (FENCE_LINE.test(line)) fenced = !fenced;
+    else (fenced || INDENTED_LINE.test(line) ? pasted : prose).push(line);
+  }
+  return { prose: prose.join("\n"), pasted: pasted.join("\n") };
+}
+
+/**
+ * The terms, identifiers and paths of a task in prose (with code, paths
+ * and tracebacks in it). `pastedWeight` is what one plain mention of a
+ * word inside a pasted block counts (1: as much as in the prose); a word
+ * of a code-shaped name counts 3 wherever it is written.
+ */
+export function taskTerms(task: string, pastedWeight = 1): TaskTerms {
   const identifiers = identifiersOf(task);
   const weight = new Map<string, number>();
   const add = (word: string, w: number) => {
@@ -185,7 +209,12 @@ export function taskTerms(task: string): TaskTerms {
     weight.set(word, (weight.get(word) ?? 0) + w);
   };
   for (const id of identifiers) for (const word of identifierWords(id)) add(word, 3);
-  for (const m of task.matchAll(TOKEN)) for (const part of m[0].split(".")) for (const word of identifierWords(part)) add(word, 1);
+  const { prose, pasted } = pastedWeight === 1 ? { prose: task, pasted: "" } : splitPasted(task);
+  const mentions = (text: string, w: number) => {
+    for (const m of text.matchAll(TOKEN)) for (const part of m[0].split(".")) for (const word of identifierWords(part)) add(word, w);
+  };
+  mentions(prose, 1);
+  mentions(pasted, pastedWeight);
   const terms = [...weight.entries()].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, MAX_TERMS).map(([t]) => t);
   return { terms, weights: new Map(terms.map((t) => [t, weight.get(t) ?? 1])), scopes: scopesOf(task), optionPaths: isTask(task) ? optionPathsOf(identifiers).slice(0, MAX_TERMS) : [], suffixes: isTask(task) ? identifiers.slice(0, MAX_TERMS) : [], called: isTask(task) ? calledNames(task).slice(0, MAX_TERMS) : [], frames: isTask(task) ? framesOf(task).slice(-MAX_FRAMES) : [], identifiers: identifiers.slice(0, MAX_TERMS), paths: pathMentions(task).slice(0, MAX_TERMS) };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { taskTerms, withoutBanners } from "../../../../src/retrieve/code/task-terms.js";
+import { splitPasted, taskTerms, withoutBanners } from "../../../../src/retrieve/code/task-terms.js";
+import { FILE_RANK_WEIGHTS, TASK_RANK_WEIGHTS } from "../../../../src/retrieve/code/rank-files.js";
 
 describe("taskTerms", () => {
   it("splits identifiers into their words and keeps them whole, before prose words", () => {
@@ -73,5 +74,35 @@ describe("taskTerms", () => {
     const kept = withoutBanners(task).split("\n").filter(Boolean);
     expect(kept).toEqual(["Wrong result with apart", "In [1]: apart(bug, t)", "Python 3.11 introduced native TOML support"]);
     expect(taskTerms(withoutBanners(task)).terms).not.toEqual(expect.arrayContaining(["copyright", "quickref", "pluggy", "rootdir", "plugins"]));
+  });
+
+  it("counts a word the task's pasted blocks repeat below the words its prose writes, at a task's weight", () => {
+    const task = [
+      "Feature request: show units in dataset overview",
+      "It would be nice if the units were shown in the `Dataset` repr:",
+      "```",
+      "<xarray.Dataset>",
+      "Coordinates:",
+      "  * time      (time) datetime64[ns] ...",
+      "    rainfall  (time, y, x) float32 ...",
+      "```",
+      "    indented output: time time",
+    ].join("\n");
+    expect(splitPasted(task).pasted.split("\n")).toEqual([
+      "<xarray.Dataset>",
+      "Coordinates:",
+      "  * time      (time) datetime64[ns] ...",
+      "    rainfall  (time, y, x) float32 ...",
+      "    indented output: time time",
+    ]);
+    const whole = taskTerms(task);
+    expect(whole.terms.indexOf("time")).toBeLessThan(whole.terms.indexOf("units"));
+    const read = taskTerms(task, TASK_RANK_WEIGHTS.pasted);
+    expect(read.weights.get("time")).toBe(5 * TASK_RANK_WEIGHTS.pasted);
+    expect(read.weights.get("units")).toBe(2);
+    expect(read.terms.indexOf("units")).toBeLessThan(read.terms.indexOf("time"));
+    // A code-shaped name's words count 3 wherever it is written; a question's weights read the blocks in full.
+    expect(read.weights.get("dataset")).toBe(whole.weights.get("dataset")! - (1 - TASK_RANK_WEIGHTS.pasted));
+    expect(FILE_RANK_WEIGHTS.pasted).toBe(1);
   });
 });
