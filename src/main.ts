@@ -7,11 +7,11 @@ import { PKS_VERSION } from "./version.js";
  * default). Every thread of the process (serving, writer, reader, accept)
  * is an isolate that optimises its own functions anew, on the same two
  * background threads, and on a cold ingest of vuejs/core those threads
- * spent 4.5–5.7 s of CPU (of 22–29 s for the whole process), two thirds of
+ * spent 6.0–7.6 s of CPU (of 22–29 s for the whole process), two thirds of
  * it in the optimising compiler, much of it on code that runs warm for a
  * moment (start-up, migrations, a reader's first files). At four times the
  * budget the code that stays hot is still optimised: the background
- * threads' CPU fell to 2.6–3.1 s and the process's to 19–23 s. Set before
+ * threads' CPU fell to 3.4–4.0 s and the process's to 19–23 s. Set before
  * any thread starts, it holds for every isolate of the process.
  */
 setFlagsFromString("--interrupt-budget=270336");
