@@ -35,7 +35,9 @@ export async function readBodyBytes(req: Request, limit: number, tooLarge: Error
  * A body's bytes, gathered in one buffer: sized by the declared length when
  * there is one (the usual case: the body is then that buffer, whole, which an
  * accept thread can take without a copy), grown by doubling when the length
- * was absent or short.
+ * was absent or short. A declared length is at most the route's limit, and
+ * the body is read only after the caller's key and rate were checked, so a
+ * length that overstates holds no more than a body that size would.
  */
 class BodyBytes {
   #buffer: Uint8Array;
