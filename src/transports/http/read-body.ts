@@ -50,7 +50,7 @@ class BodyBytes {
   add(chunk: Uint8Array): void {
     const needed = this.size + chunk.byteLength;
     if (needed > this.#buffer.byteLength) {
-      const grown = new Uint8Array(Math.max(needed, this.#buffer.byteLength * 2, 64 * 1024));
+      const grown = new Uint8Array(Math.max(needed, this.#buffer.byteLength * 2));
       grown.set(this.#buffer.subarray(0, this.size));
       this.#buffer = grown;
     }
