@@ -31,6 +31,7 @@ import { inPlaceWrites, runWrite } from "./ingest/accept/batch-writes.js";
 import { log, setLogOutput } from "./logger.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
 import { serverInstructions } from "./prompts.js";
+import { useNativeMemory } from "./native-memory.js";
 import { leaveCheckpointsToWriter, openForStart, startError } from "./store/db.js";
 import type { Db } from "./store/db.js";
 import { migrate } from "./store/migrate.js";
@@ -106,6 +107,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
   useThreadBuild(config.threadBuild);
   useHeapGrowth(config.heapGrowingPercent);
   const db = await openForStart({ url: config.dbUrl, authToken: config.dbAuthToken }, migrate);
+  // Before the reader and writer threads start, so they share the bounded arenas.
+  const nativeMemory = useNativeMemory(config.malloc);
   try {
     const secret = await settingOrCreate(db, "cursor_secret", () => randomBytes(32).toString("base64url"));
     const clock = options.clock ?? Date.now;
@@ -148,9 +151,10 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       mcp,
       worker,
       tasks,
-      close: () => closeInOrder([collector, tasks, worker], mcp, rateLimit, db),
+      close: () => closeInOrder([collector, tasks, worker, nativeMemory], mcp, rateLimit, db),
     };
   } catch (err) {
+    await nativeMemory.stop();
     db.close();
     throw startError(err, config.dbUrl);
   }

@@ -38,6 +38,15 @@ export interface Config {
    * more frequent major collections of small heaps.
    */
   readonly heapGrowingPercent: number;
+  /**
+   * The C allocator, where it is glibc's (`src/native-memory.ts`): at most
+   * `arenas` malloc arenas for the process (`PKS_MALLOC_ARENAS`, 2; 0 keeps
+   * glibc's eight per core), and freed pages given back to the system each
+   * time the resident size has grown by `trimMb` (`PKS_MALLOC_TRIM_MB`, 16;
+   * 0 never). On the 4 M-line tree the two took the peak RSS from 619 to
+   * about 450 MB, glibc's arenas from 235 to about 120 MB.
+   */
+  readonly malloc: { readonly arenas: number; readonly trimMb: number };
   /** Most bytes (chunks and records) one project may store (`PKS_PROJECT_QUOTA_BYTES`, 1 GiB); past it ingest, uploads and records are 413. */
   readonly projectQuotaBytes: number;
   /** Most records one `submit` key may file in any 24 hours (`PKS_SUBMIT_DAILY_MAX`, 1,000); past it 429. */
@@ -126,6 +135,8 @@ const schema = z.object({
   readTimeoutMs: z.coerce.number().int().positive(),
   readerRetireMb: z.coerce.number().int().min(32),
   heapGrowingPercent: z.coerce.number().int().min(0).max(1000),
+  mallocArenas: z.coerce.number().int().min(0).max(64),
+  mallocTrimMb: z.coerce.number().int().min(0),
   projectQuotaBytes: z.coerce.number().int().positive(),
   submitDailyMax: z.coerce.number().int().positive(),
   minFreeMb: z.coerce.number().int().min(0),
@@ -157,6 +168,8 @@ function rawSettings(flags: ConfigFlags, env: NodeJS.ProcessEnv): Record<string,
     readTimeoutMs: env.PKS_READ_TIMEOUT_MS ?? 60_000,
     readerRetireMb: env.PKS_READER_RETIRE_MB ?? 160,
     heapGrowingPercent: env.PKS_HEAP_GROWING_PERCENT ?? 30,
+    mallocArenas: env.PKS_MALLOC_ARENAS ?? 2,
+    mallocTrimMb: env.PKS_MALLOC_TRIM_MB ?? 16,
     projectQuotaBytes: env.PKS_PROJECT_QUOTA_BYTES ?? 1024 * 1024 * 1024,
     submitDailyMax: env.PKS_SUBMIT_DAILY_MAX ?? 1000,
     minFreeMb: env.PKS_MIN_FREE_MB ?? 128,
@@ -190,6 +203,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     rateLimit: Object.freeze({ max: c.rateLimitMax, windowMs: c.rateLimitWindowMs }),
     reading: Object.freeze({ threads: c.readers, heapMb: c.readerHeapMb, timeoutMs: c.readTimeoutMs, retireMb: c.readerRetireMb }),
     heapGrowingPercent: c.heapGrowingPercent,
+    malloc: Object.freeze({ arenas: c.mallocArenas, trimMb: c.mallocTrimMb }),
     projectQuotaBytes: c.projectQuotaBytes,
     submitDailyMax: c.submitDailyMax,
     minFreeMb: c.minFreeMb,
