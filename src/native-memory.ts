@@ -88,6 +88,18 @@ export class MallocTrimmer {
     this.timer = undefined;
   }
 
+  /** One user's share of the trimmer: stopping it ends that share once, however often it is called (an app closed twice). */
+  use(): { stop(): Promise<void> } {
+    this.start();
+    let stopped = false;
+    return {
+      stop: async () => {
+        if (!stopped) this.stop();
+        stopped = true;
+      },
+    };
+  }
+
   /** One look: a trim when the resident size has grown past the floor by the bound. */
   look(): void {
     if (this.running || this.rss() < this.floor + this.growthMb * 1024 * 1024) return;
@@ -115,7 +127,5 @@ export function useNativeMemory(settings: { readonly arenas: number; readonly tr
   if (!malloc) return { stop: async () => undefined };
   if (settings.arenas > 0) malloc.limitArenas(settings.arenas);
   trimmer ??= new MallocTrimmer(malloc, settings.trimMb);
-  trimmer.start();
-  const own = trimmer;
-  return { stop: async () => own.stop() };
+  return trimmer.use();
 }

@@ -72,6 +72,30 @@ describe("MallocTrimmer", () => {
       vi.useRealTimers();
     }
   });
+
+  it("an app's share, stopped twice, is given up once: the other app's share keeps it running", async () => {
+    vi.useFakeTimers();
+    try {
+      const malloc = fakeMalloc();
+      let rss = 100 * MB;
+      const trimmer = new MallocTrimmer(malloc, 16, () => rss);
+      const first = trimmer.use();
+      const second = trimmer.use();
+      await first.stop();
+      await first.stop();
+      rss = 200 * MB;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(malloc.trims).toBe(1);
+      malloc.finish();
+      await vi.advanceTimersByTimeAsync(0);
+      await second.stop();
+      rss = 400 * MB;
+      await vi.advanceTimersByTimeAsync(5000);
+      expect(malloc.trims).toBe(1);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 /** The glibc version Node itself runs on (absent on macOS, Windows and musl). */
