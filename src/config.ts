@@ -43,9 +43,9 @@ export interface Config {
    * `arenas` malloc arenas for the process (`PKS_MALLOC_ARENAS`, 2; 0 keeps
    * glibc's eight per core), and freed pages given back to the system each
    * time the resident size has grown by `trimMb` (`PKS_MALLOC_TRIM_MB`, 16;
-   * 0 never). On the 4 M-line tree the two took the peak RSS from 619 to
-   * about 455 MB, and glibc's arenas and main heap at the peak from 235 to
-   * about 90 MB.
+   * 0 never). On the 4 M-line tree the two took the peak RSS from 589–619
+   * to 454–502 MB, and glibc's arenas and main heap at the peak from 235 to
+   * 74–90 MB.
    */
   readonly malloc: { readonly arenas: number; readonly trimMb: number };
   /** Most bytes (chunks and records) one project may store (`PKS_PROJECT_QUOTA_BYTES`, 1 GiB); past it ingest, uploads and records are 413. */
