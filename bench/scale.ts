@@ -56,7 +56,8 @@
  * indexes); a cheap read (`GET …/entities?limit=1`) every 50 ms from the
  * moment it listens, its p50/p95/max during the ingest and for --after-s
  * seconds after; then `memory_query`, `code_context_pack` and
- * `code_references` p50/p95 once idle. The host's load average is printed
+ * `code_references` p50/p95 once idle, and the cheap read's p50/p95/max
+ * while one client asks the memory questions and pack tasks once more. The host's load average is printed
  * with every tree: on a shared host, the ratios to ctags are what count.
  * Results go to stdout and bench/results/scale.json.
  */
@@ -379,6 +380,21 @@ async function idleQueries(s: Served, rounds: number): Promise<Record<string, Sp
   return { memory_query: spread(memory), code_context_pack: spread(pack), code_references: spread(refs) };
 }
 
+/**
+ * The cheap read every PROBE_MS while one client asks the memory questions
+ * and the pack tasks one after another: what a read waits for while the
+ * long answers of another client are worked out.
+ */
+async function cheapWhileAnswering(s: Served): Promise<number[]> {
+  const answering = (async () => {
+    for (const q of MEMORY_QUERIES) await action(s, "memory_query", { query: q });
+    for (const t of PACK_TASKS) await action(s, "code_context_pack", { task: t });
+  })();
+  const times = await probe(s, answering);
+  await answering;
+  return times;
+}
+
 /** The database's free pages, in bytes (space a VACUUM would give back). */
 function freeBytes(dbPath: string): number {
   const db = new Database(dbPath);
@@ -423,6 +439,8 @@ interface TreeResult {
   freeBytes: number;
   cheapDuring: Spread;
   cheapAfter: Spread;
+  /** The cheap read while another client's memory questions and pack tasks run, once idle. */
+  cheapAnswering: Spread;
   slowReads: SlowRead[];
   idle: Record<string, Spread>;
   bytesByObject: Array<{ name: string; mb: number }>;
@@ -447,11 +465,12 @@ async function runTree(flags: Flags, size: string, repos: string[]): Promise<Tre
     const summary = await s.synced;
     const after = await probe(s, sleep(flags.afterS * 1000), slowReads);
     const idle = await idleQueries(s, flags.rounds);
+    const answering = await cheapWhileAnswering(s);
     const peakRssMb = procMemory(s.child.pid!, "VmHWM") / 1048576;
     const walBytes = fileBytes(`${dbPath}-wal`);
     const dbBytes = fileBytes(dbPath) + walBytes;
     await stop(s);
-    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, ingestCpuMs, ingestIo, summary, peakRssMb, dbBytes, walBytes, freeBytes: freeBytes(dbPath), cheapDuring: spread(during, true), cheapAfter: spread(after, true), slowReads, idle, bytesByObject: bytesByObject(dbPath) };
+    const result = { size, repos, measured, load: loadavg(), ctagsMs, ingestMs, ingestCpuMs, ingestIo, summary, peakRssMb, dbBytes, walBytes, freeBytes: freeBytes(dbPath), cheapDuring: spread(during, true), cheapAfter: spread(after, true), cheapAnswering: spread(answering, true), slowReads, idle, bytesByObject: bytesByObject(dbPath) };
     return result;
   } finally {
     if (s.child.exitCode === null) s.child.kill("SIGKILL");
@@ -486,6 +505,7 @@ function report(r: TreeResult, base: TreeResult | undefined): string {
     `  cheap read during ingest ${q(r.cheapDuring)}; ${"after"} ${q(r.cheapAfter)}`,
     `  cheap reads over ${SLOW_READ_MS} ms: ${r.slowReads.length === 0 ? "none" : r.slowReads.map((x) => `${f0(x.ms)} ms at ${f1(x.atS)} s`).join(", ")}`,
     ...Object.entries(r.idle).map(([name, x]) => `  idle ${name} ${q(x)}`),
+    `  cheap read while another client's answers run ${r.cheapAnswering ? q(r.cheapAnswering) : "–"}`,
     `  bytes: ${r.bytesByObject.map((o) => `${o.name} ${o.mb}`).join(", ")} (MB)`,
   ].join("\n");
 }

@@ -25,15 +25,16 @@ import type { WorkerDeps } from "./ingest/read/ingest-worker.js";
 import { LeasedWorker } from "./ingest/read/writer/leased-worker.js";
 import { WriterThread } from "./ingest/read/writer/writer-host.js";
 import type { ReadingWorker } from "./ingest/read/writer/writer-host.js";
-import { useHeapGrowth, useThreadBuild } from "./ingest/read/pool/spawn-reader.js";
+import { useHeapGrowth, useThreadBuild, workerEntryUrl } from "./ingest/read/pool/spawn-reader.js";
 import { COLLECT_INTERVAL_MS } from "./ingest/accept/storage.js";
 import { inPlaceWrites, runWrite } from "./ingest/accept/batch-writes.js";
 import { log, setLogOutput } from "./logger.js";
 import { tokenCounter } from "./retrieve/token-counter.js";
 import { serverInstructions } from "./prompts.js";
 import { useNativeMemory } from "./native-memory.js";
-import { leaveCheckpointsToWriter, openForStart, startError } from "./store/db.js";
-import type { Db } from "./store/db.js";
+import { databaseFile, leaveCheckpointsToWriter, openForStart, startError } from "./store/db.js";
+import type { Db, Queryable } from "./store/db.js";
+import { QUERY_THREAD_ENTRY, QueryThreads } from "./store/query-threads.js";
 import { migrate } from "./store/migrate.js";
 import { settingOrCreate } from "./store/access/settings.js";
 import { RateLimiter } from "./access/rate-limit.js";
@@ -124,7 +125,8 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
     const floor = new SpaceFloor(config.dbUrl, config.minFreeMb);
     const storage = { quotaBytes: config.projectQuotaBytes, submitDailyMax: config.submitDailyMax, assertRoom: () => floor.assertRoom() };
     const writes = writeQueue(worker, db);
-    const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans(), writes };
+    const queries = queryReads(config, db);
+    const tools: Tools = { clock, cursors, tokens, reading: worker, storage, tasks, scans: folderScans(), writes, queries: queries.queryable };
     const catalog = new Catalog(options.actions ?? productActions);
     const offered = catalog.select(config.tools, toolProfiles);
     const rateLimit = new RateLimiter(db, config.rateLimit, clock, (batch) => runWrite(writes, "rate.record", batch));
@@ -151,13 +153,21 @@ export async function createApp(config: Config, options: AppOptions = {}): Promi
       mcp,
       worker,
       tasks,
-      close: () => closeInOrder([collector, tasks, worker, nativeMemory], mcp, rateLimit, db),
+      close: () => closeInOrder([collector, tasks, worker, queries, nativeMemory], mcp, rateLimit, db),
     };
   } catch (err) {
     await nativeMemory.stop();
     db.close();
     throw startError(err, config.dbUrl);
   }
+}
+
+/** What long answers read through (`tools.queries`): query threads on a local file unless `PKS_QUERY_THREADS=0`, else the database. */
+function queryReads(config: Config, db: Db): { queryable: Queryable; stop(): Promise<void> } {
+  const path = databaseFile(config.dbUrl);
+  if (!path || config.queryThreads === 0) return { queryable: db, stop: async () => undefined };
+  const threads = new QueryThreads({ path, threads: config.queryThreads, entry: workerEntryUrl(QUERY_THREAD_ENTRY) });
+  return { queryable: threads.queryable(db), stop: () => threads.close() };
 }
 
 /**

@@ -28,6 +28,13 @@ export interface Config {
    */
   readonly reading: { readonly threads: number; readonly heapMb: number; readonly timeoutMs: number; readonly retireMb: number };
   /**
+   * Threads the reads of `memory_query` and `code_context_pack` answers run
+   * on, each with a read-only connection of its own (`PKS_QUERY_THREADS`,
+   * default the cores, at most 2; 0 runs them on the serving thread's read
+   * connection). Only for a local database file (`src/store/query-threads.ts`).
+   */
+  readonly queryThreads: number;
+  /**
    * How far past its live objects each thread's old generation may grow
    * before a major collection, in percent (`PKS_HEAP_GROWING_PERCENT`, 30;
    * 0 leaves V8's own factor). V8 picks a factor of 1.1–4× from its
@@ -133,6 +140,7 @@ const schema = z.object({
   rateLimitWindowMs: z.coerce.number().int().positive(),
   readers: z.coerce.number().int().positive(),
   readerHeapMb: z.coerce.number().int().min(16),
+  queryThreads: z.coerce.number().int().min(0).max(16),
   readTimeoutMs: z.coerce.number().int().positive(),
   readerRetireMb: z.coerce.number().int().min(32),
   heapGrowingPercent: z.coerce.number().int().min(0).max(1000),
@@ -166,6 +174,7 @@ function rawSettings(flags: ConfigFlags, env: NodeJS.ProcessEnv): Record<string,
     rateLimitWindowMs: env.PKS_RATE_WINDOW_MS ?? 60_000,
     readers: env.PKS_READERS ?? Math.max(1, availableParallelism() - 1),
     readerHeapMb: env.PKS_READER_HEAP_MB ?? 1024,
+    queryThreads: env.PKS_QUERY_THREADS ?? Math.min(2, availableParallelism()),
     readTimeoutMs: env.PKS_READ_TIMEOUT_MS ?? 60_000,
     readerRetireMb: env.PKS_READER_RETIRE_MB ?? 160,
     heapGrowingPercent: env.PKS_HEAP_GROWING_PERCENT ?? 30,
@@ -203,6 +212,7 @@ export function loadConfig(flags: ConfigFlags = {}, env: NodeJS.ProcessEnv = pro
     tokenizer: c.tokenizer,
     rateLimit: Object.freeze({ max: c.rateLimitMax, windowMs: c.rateLimitWindowMs }),
     reading: Object.freeze({ threads: c.readers, heapMb: c.readerHeapMb, timeoutMs: c.readTimeoutMs, retireMb: c.readerRetireMb }),
+    queryThreads: c.queryThreads,
     heapGrowingPercent: c.heapGrowingPercent,
     malloc: Object.freeze({ arenas: c.mallocArenas, trimMb: c.mallocTrimMb }),
     projectQuotaBytes: c.projectQuotaBytes,

@@ -82,7 +82,7 @@ export const codeContextPackAction = defineAction({
   readOnly: true,
   async run(req, ctx) {
     const budget = req.budget ?? DEFAULT_BUDGET;
-    const pack = await codeContextPack(ctx.db, ctx.scope, { ...req, budget }, ctx.tools);
+    const pack = await codeContextPack(ctx.tools.queries, ctx.scope, { ...req, budget }, ctx.tools);
     return { ...pack, ...(await indexingNote(ctx.db, ctx.scope, ctx.tools)) };
   },
   links: (pack) => [

@@ -150,7 +150,7 @@ export const memoryQueryAction = defineAction({
       return { kind, items: read.rows, nextCursor: read.nextCursor, ...(await indexingNote(ctx.db, ctx.scope, ctx.tools)) };
     }
     const budget = req.budget ?? DEFAULT_BUDGET;
-    const found = await memoryQuery(ctx.db, ctx.scope, { query: req.query, budget, fileIds: req.fileIds, entities: req.entities }, ctx.tools);
+    const found = await memoryQuery(ctx.tools.queries, ctx.scope, { query: req.query, budget, fileIds: req.fileIds, entities: req.entities }, ctx.tools);
     const answer = { ...found, ...(await indexingNote(ctx.db, ctx.scope, ctx.tools)) };
     if (!req.schema) return answer;
     const s = await answerStructured(req.schema, req.query, answer.cells, ctx.sampler);

@@ -1,3 +1,4 @@
+import type { Queryable } from "../store/db.js";
 import type { CursorCodec } from "./cursor.js";
 
 /** Milliseconds since the epoch; injected so tests can drive time. */
@@ -87,6 +88,14 @@ export interface Tools {
   readonly scans: FolderScans;
   /** Where uploads and folder syncs commit their bytes (off the serving thread when it can). */
   readonly writes: WriteQueue;
+  /**
+   * What the long answers (`memory_query`, `code_context_pack`) read
+   * through: on a local database file, query threads with connections of
+   * their own, so the serving thread answers other requests meanwhile and an
+   * answer's independent searches run at once (`src/store/query-threads.ts`);
+   * else, and with `PKS_QUERY_THREADS=0`, the database itself.
+   */
+  readonly queries: Queryable;
 }
 
 /** A process's record of the folders being scanned: a count per project, so two watches of one project both hold it. */

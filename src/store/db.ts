@@ -115,6 +115,11 @@ async function readsOnly(reads: SqlClient): Promise<void> {
   await reads.execute({ sql: "PRAGMA query_only = ON", args: [] });
 }
 
+/** The file a database URL names, when it names a local file (not memory, not a server). */
+export function databaseFile(url: string): string | undefined {
+  return kindOf(url) === "file" ? filePath(url) : undefined;
+}
+
 function kindOf(url: string): DbKind {
   if (url === ":memory:" || url === "file::memory:" || url.startsWith("file::memory:?")) return "memory";
   if (url.startsWith("file:")) return "file";
@@ -280,7 +285,8 @@ const STARTS_SELECT = /^\s*SELECT\b/i;
 const STARTS_WITH = /^\s*WITH\b/i;
 const NAMES_WRITE = /\b(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
-function isRead(sql: string): boolean {
+/** Whether a statement can only read (see {@link readFirst}): such statements may run on a read-only connection. */
+export function isRead(sql: string): boolean {
   return STARTS_SELECT.test(sql) || (STARTS_WITH.test(sql) && !NAMES_WRITE.test(sql));
 }
 
