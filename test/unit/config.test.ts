@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config.js";
 
@@ -42,6 +43,14 @@ describe("config", () => {
     expect(loadConfig({ root: "/r" }, { PKS_HEAP_GROWING_PERCENT: "50" }).heapGrowingPercent).toBe(50);
     expect(() => loadConfig({ root: "/r" }, { PKS_HEAP_GROWING_PERCENT: "-5" })).toThrow(/invalid configuration: heapGrowingPercent/);
     expect(() => loadConfig({ root: "/r" }, { PKS_HEAP_GROWING_PERCENT: "lots" })).toThrow(/invalid configuration: heapGrowingPercent/);
+  });
+
+  it("reads the query threads: the cores but at most 2 by default, 0 for none, a word or a negative refused", () => {
+    expect(loadConfig({ root: "/r" }, {}).queryThreads).toBe(Math.min(2, availableParallelism()));
+    expect(loadConfig({ root: "/r" }, { PKS_QUERY_THREADS: "0" }).queryThreads).toBe(0);
+    expect(loadConfig({ root: "/r" }, { PKS_QUERY_THREADS: "4" }).queryThreads).toBe(4);
+    expect(() => loadConfig({ root: "/r" }, { PKS_QUERY_THREADS: "-1" })).toThrow(/invalid configuration: queryThreads/);
+    expect(() => loadConfig({ root: "/r" }, { PKS_QUERY_THREADS: "two" })).toThrow(/invalid configuration: queryThreads/);
   });
 
   it("refuses bad values with a clear message", () => {
