@@ -4,7 +4,8 @@ import type { Tools } from "../../core/tools.js";
 import type { Queryable } from "../../store/db.js";
 import { rankDeclarations } from "./rank-declarations.js";
 import type { Ranking, RankWeights } from "./rank-declarations.js";
-import { isTask, MIN_FILES, rankFiles } from "./rank-files.js";
+import { isTask, MIN_FILES, rankFiles, readFileEvidence } from "./rank-files.js";
+import type { FileEvidence } from "./rank-files.js";
 import { packedDeclaration } from "./packed-rows.js";
 import type { PackedDeclaration, PackedFile } from "./packed-rows.js";
 import { declarationCutAt, FILE_CUT, relevanceCut } from "./relevance-cut.js";
@@ -98,11 +99,11 @@ function withLeadFile<T extends { declaration: { fileId: string } }>(ranked: rea
  * {@link MIN_FILES}. Seed files and copies are left out; the files of seed
  * symbols lead (a seed never lowers its own file).
  */
-async function listedFiles(q: Queryable, projectIds: readonly string[], req: CodeContextPackRequest, seeds: Seeds, ranking: Ranking): Promise<PackedFile[]> {
+async function listedFiles(q: Queryable, projectIds: readonly string[], req: CodeContextPackRequest, seeds: Seeds, ranking: Ranking, evidence: Promise<FileEvidence>): Promise<PackedFile[]> {
   const reasons = new Map(ranking.files.map((f) => [f.fileId, f.reason]));
   const own = new Map(ranking.files.map((f) => [f.fileId, f.score]));
   const exclude = new Set([...seeds.files.map((f) => f.fileId), ...ranking.copies.keys()]);
-  const core = await rankFiles(q, projectIds, req.task, own, undefined, exclude);
+  const core = await rankFiles(q, projectIds, req.task, own, undefined, exclude, evidence);
   const seeded = seeds.declarations.filter((d) => !exclude.has(d.fileId)).map((d) => ({ fileId: d.fileId, path: d.path, score: Number.POSITIVE_INFINITY }));
   const ranked = [...new Map([...seeded, ...core].map((f) => [f.fileId, f])).values()];
   const kept = relevanceCut(ranked.filter((f) => Number.isFinite(f.score)), req.tuning?.files ?? FILE_CUT).length;
@@ -140,8 +141,12 @@ export async function codeContextPack(
   const count = tools.tokens;
   if (isTask(req.task) && !req.tuning?.keepBanners) req = { ...req, task: withoutBanners(req.task) };
   const seeds = await resolveSeeds(q, projectIds, req);
-  const ranking = await rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
-  const files = await listedFiles(q, projectIds, req, seeds, ranking);
+  const declarationRanking = rankDeclarations(q, projectIds, req.task, seeds, req.tuning?.weights);
+  // The file ranking's searches need nothing the declarations' ranking finds: asked for once that ranking's own searches
+  // are (query threads take statements in turn), they run while its smaller reads leave a thread idle.
+  const evidence = readFileEvidence(q, projectIds, req.task);
+  const ranking = await declarationRanking;
+  const files = await listedFiles(q, projectIds, req, seeds, ranking, evidence);
   const kept = relevanceCut(ranking.declarations, req.tuning?.declarations ?? declarationCutAt(req.budget));
   const cut = isTask(req.task) ? inFileOrder(withLeadFile(ranking.declarations, kept, files), files, req.tuning?.filePlace ?? FILE_PLACE, req.tuning?.fileRowsByScore ?? true) : kept;
   const serialize = (rows: Row[]) => JSON.stringify(shape(rows));

@@ -318,6 +318,21 @@ function stemShare(words: ReturnType<typeof pathWords>, rarity: readonly Rarity[
 }
 
 /** The evidence read from the store for a question: lexical hits, declarations of asked names, files named by path. */
+export type FileEvidence = Awaited<ReturnType<typeof evidence>>;
+
+/**
+ * Starts reading the evidence {@link rankFiles} reads for `query` at the
+ * weights it would pick, for a caller that ranks files after other work
+ * (code_context_pack ranks declarations first): on query threads the
+ * searches run while that work's small reads leave a thread idle. Pass the
+ * promise to `rankFiles` as `early`; a failure is that call's to report.
+ */
+export function readFileEvidence(q: Queryable, projectIds: readonly string[], query: string): Promise<FileEvidence> {
+  const early = evidence(q, projectIds, query, isTask(query) ? TASK_RANK_WEIGHTS : FILE_RANK_WEIGHTS);
+  early.catch(() => undefined);
+  return early;
+}
+
 async function evidence(q: Queryable, projectIds: readonly string[], query: string, w: FileRankWeights) {
   const terms = searchTerms(query, w);
   const names = askedNames(query, w.proseNames > 0);
@@ -338,7 +353,9 @@ async function evidence(q: Queryable, projectIds: readonly string[], query: stri
  * Files ranked for a code question (see {@link FileRankWeights}); `extra`
  * is the caller's own evidence per file (0..1), `exclude` files never
  * listed (seeds). A task (see {@link isTask}) is weighed by
- * {@link TASK_RANK_WEIGHTS} unless `w` is given.
+ * {@link TASK_RANK_WEIGHTS} unless `w` is given. `early` is the evidence
+ * {@link readFileEvidence} started for this query (used only at the
+ * weights the query picks, which that read assumed).
  */
 export async function rankFiles(
   q: Queryable,
@@ -347,9 +364,10 @@ export async function rankFiles(
   extra: ReadonlyMap<string, number> = new Map(),
   weights?: FileRankWeights,
   exclude: ReadonlySet<string> = new Set(),
+  early?: Promise<FileEvidence>,
 ): Promise<RankedCodeFile[]> {
   const w = weights ?? (isTask(query) ? TASK_RANK_WEIGHTS : FILE_RANK_WEIGHTS);
-  const scored = await scoredFiles(q, projectIds, query, extra, w, exclude);
+  const scored = await scoredFiles(q, projectIds, query, extra, w, exclude, weights ? undefined : early);
   const title = w.title > 0 ? taskTitle(query) : undefined;
   const withTitle = title === undefined ? scored : addTitle(scored, await titleScores(q, projectIds, title, scored, exclude), w.title);
   return withTitle.filter((f) => f.score > 0).sort((a, b) => b.score - a.score || (a.path < b.path ? -1 : 1)).slice(0, MAX_FILES);
@@ -363,8 +381,9 @@ async function scoredFiles(
   extra: ReadonlyMap<string, number>,
   w: FileRankWeights,
   exclude: ReadonlySet<string>,
+  early?: Promise<FileEvidence>,
 ): Promise<RankedCodeFile[]> {
-  const { terms, asked, text, decl, defines } = await evidence(q, projectIds, query, w);
+  const { terms, asked, text, decl, defines } = await (early ?? evidence(q, projectIds, query, w));
   if (terms.length === 0 && asked.length === 0) return [];
   const candidates = [...new Set([...text.keys(), ...decl.keys(), ...defines.keys(), ...extra.keys()])].filter((f) => !exclude.has(f));
   const [paths, rarity] = await Promise.all([pathsOfFiles(q, candidates), rarities(q, projectIds, terms, candidates, w.bodies > 0)]);
