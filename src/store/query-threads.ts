@@ -87,9 +87,9 @@ class QueryThread {
   #idle: NodeJS.Timeout | undefined;
 
   /**
-   * `onIdle` runs when the thread has had nothing to do for IDLE_MS,
-   * `onFailed` when it could not open the database, `onExit` when it ends,
-   * asked or not.
+   * `on.idle` runs when the thread has had nothing to do for IDLE_MS,
+   * `on.failed` when it could not open the database, `on.exit` when it
+   * ends, asked or not.
    */
   constructor(options: QueryThreadsOptions, on: { idle(t: QueryThread): void; failed(t: QueryThread, message: string): void; exit(t: QueryThread, code: number): void }) {
     const workerData: QueryThreadData = { path: options.path };
