@@ -317,7 +317,7 @@ function stemShare(words: ReturnType<typeof pathWords>, rarity: readonly Rarity[
   return held * (0.5 + 0.5 * own);
 }
 
-/** The evidence read from the store for a question: lexical hits, declarations of asked names, files named by path. */
+/** What {@link evidence} reads for a question. */
 export type FileEvidence = Awaited<ReturnType<typeof evidence>>;
 
 /**
@@ -333,6 +333,7 @@ export function readFileEvidence(q: Queryable, projectIds: readonly string[], qu
   return early;
 }
 
+/** The evidence read from the store for a question: lexical hits, declarations of asked names, files named by path. */
 async function evidence(q: Queryable, projectIds: readonly string[], query: string, w: FileRankWeights) {
   const terms = searchTerms(query, w);
   const names = askedNames(query, w.proseNames > 0);
