@@ -263,8 +263,11 @@ async function truncateGrownWal(walPath: string, q: Queryable): Promise<void> {
  * lane; anything else (and a read the connection refuses) goes through
  * the lane. A statement that starts with SELECT reads; one that starts with
  * WITH reads unless it names a write anywhere (taken conservatively).
+ * Errors are mapped at the boundary (`mapDbError`). The query threads
+ * (query-threads.ts) route their statements through this too, their pool
+ * as the read connection and the database as the lane.
  */
-function readFirst(reads: SqlClient, lane: Queryable): Queryable {
+export function readFirst(reads: Pick<SqlClient, "execute">, lane: Queryable): Queryable {
   const viaReads = queryableOf(
     (sql, args) => whenFree(() => reads.execute({ sql, args: args ?? [] }), undefined),
     () => Promise.reject(new Error("scripts run through the lane")),
@@ -285,8 +288,7 @@ const STARTS_SELECT = /^\s*SELECT\b/i;
 const STARTS_WITH = /^\s*WITH\b/i;
 const NAMES_WRITE = /\b(INSERT|UPDATE|DELETE|REPLACE)\b/i;
 
-/** Whether a statement can only read (see {@link readFirst}): such statements may run on a read-only connection. */
-export function isRead(sql: string): boolean {
+function isRead(sql: string): boolean {
   return STARTS_SELECT.test(sql) || (STARTS_WITH.test(sql) && !NAMES_WRITE.test(sql));
 }
 

@@ -13,17 +13,18 @@
  * Threads start at the first statement (a second only when the first is
  * busy) and are unreferenced, so idle ones keep no process alive; a thread
  * idle for IDLE_MS ends, giving back its heap and page cache. Statements
- * that could write go to the database's own lane (`fallback`), so a caller
- * that writes through this handle by mistake still writes once, in order.
- * Errors are the driver's, mapped at the store boundary as any statement's
- * (`mapDbError`).
+ * are routed as the serving read connection's are (`readFirst`, db.ts):
+ * reads to the threads, anything else (and a read a thread's read-only
+ * connection refuses) to the database's own lane, so a caller that writes
+ * through this handle by mistake still writes once, in order. Errors are
+ * the driver's, mapped at the store boundary as any statement's.
  */
 import { Worker } from "node:worker_threads";
 import { LibsqlError } from "@libsql/core/api";
 import type { InArgs } from "@libsql/core/api";
 import { AppError } from "../errors.js";
 import { log } from "../logger.js";
-import { isRead, mapDbError } from "./db.js";
+import { readFirst } from "./db.js";
 import type { Queryable, QueryResult, SqlRow } from "./db.js";
 
 /** What a query thread is started with. */
@@ -170,13 +171,7 @@ export class QueryThreads {
    * `close()` every statement goes to `fallback`.
    */
   queryable(fallback: Queryable): Queryable {
-    const execute = (sql: string, args?: InArgs) => (this.#closed || !isRead(sql) ? fallback.execute(sql, args) : this.#run(sql, args ?? [], fallback));
-    return {
-      execute,
-      all: async <T>(sql: string, args?: InArgs) => (await execute(sql, args)).rows as unknown as T[],
-      get: async <T>(sql: string, args?: InArgs) => (await execute(sql, args)).rows[0] as unknown as T | undefined,
-      script: (sql) => fallback.script(sql),
-    };
+    return readFirst({ execute: ({ sql, args }) => this.#run(sql, args, fallback) }, fallback);
   }
 
   /** Ends every thread, each closing its connection first; statements after this run on the fallback. */
@@ -190,16 +185,13 @@ export class QueryThreads {
     return this.#threads.filter((t) => t.ready).length;
   }
 
+  /** A read on a ready thread; on `fallback` while none is ready and after `close()`. */
   async #run(sql: string, args: InArgs, fallback: Queryable): Promise<QueryResult> {
-    const thread = this.#pick();
+    const thread = this.#closed ? undefined : this.#pick();
     if (!thread) return fallback.execute(sql, args);
     const id = this.#nextId++;
-    try {
-      const rows = await new Promise<SqlRow[]>((resolve, reject) => thread.post({ id, sql, args }, { resolve, reject }));
-      return { rows, rowsAffected: 0, lastInsertRowid: undefined };
-    } catch (err) {
-      throw mapDbError(err);
-    }
+    const rows = await new Promise<SqlRow[]>((resolve, reject) => thread.post({ id, sql, args }, { resolve, reject }));
+    return { rows, rowsAffected: 0, lastInsertRowid: undefined };
   }
 
   /**
