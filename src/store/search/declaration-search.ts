@@ -34,7 +34,7 @@ export async function searchDeclarations(
   if (!fileIds?.length) return (await rankedDeclarations(q, projectIds, match, limit, weights)).map(({ symbolId, rowid, score }) => ({ symbolId, rowid, score }));
   const rows = await q.all<{ symbol_id: string; rowid: number; s: number }>(
     `WITH top AS MATERIALIZED (${declarationsScored(projectIds, weights.join(", "), `AND s.file_rowid IN (SELECT rowid FROM files WHERE file_id IN (${placeholders(fileIds.length)}))`)})
-     SELECT s.symbol_id, top.r AS rowid, -top.b AS s FROM top JOIN symbol_rows s ON s.rowid = top.r ORDER BY top.b`,
+     SELECT s.symbol_id, top.r AS rowid, -top.b AS s FROM top JOIN symbol_rows s ON s.rowid = top.r ORDER BY top.b, top.r`,
     [match, ...projectIds, ...fileIds, limit],
   );
   return rows.map((r) => ({ symbolId: r.symbol_id, rowid: Number(r.rowid), score: Number(r.s) }));

@@ -1,6 +1,7 @@
 import type { Queryable } from "../db.js";
 import { insertRows, placeholders } from "../insert-rows.js";
 import { fillTextAtLines } from "../graph/faction-text.js";
+import { scoredCandidates, scoredFirst } from "./scored-first.js";
 import { sharedSearch } from "./shared-searches.js";
 import { deleteSearchRows } from "./search-totals.js";
 import type { SlicedTextRow } from "../graph/faction-text.js";
@@ -87,7 +88,7 @@ export function declarationsScored(projectIds: readonly string[], weights: strin
      FROM symbols_fts JOIN symbol_rows s ON s.rowid = symbols_fts.rowid
      WHERE symbols_fts MATCH ? AND s.retired_at IS NULL
        AND s.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${placeholders(projectIds.length)})) ${extra}
-     ORDER BY b LIMIT ?`;
+     ORDER BY b, r LIMIT ?`;
 }
 
 /**
@@ -104,15 +105,33 @@ export async function rankedDeclarations(
   weights: SymbolFieldWeights = SYMBOL_FIELD_WEIGHTS,
 ): Promise<RankedDeclaration[]> {
   const w = weights.join(", ");
-  return sharedSearch(q, "declarations", JSON.stringify([projectIds, match, weights]), limit, async (width) => {
-    const rows = await q.all<{ symbol_id: string; file_id: string; rowid: number; s: number }>(
-      `WITH top AS MATERIALIZED (${declarationsScored(projectIds, w, "")})
-       SELECT s.symbol_id, f.file_id, top.r AS rowid, -top.b AS s
-       FROM top JOIN symbol_rows s ON s.rowid = top.r JOIN files f ON f.rowid = s.file_rowid ORDER BY top.b`,
-      [match, ...projectIds, width],
+  const p = placeholders(projectIds.length);
+  const ids = `SELECT s.symbol_id, f.file_id, top.r AS rowid, -top.b AS s`;
+  const named = `JOIN symbol_rows s ON s.rowid = top.r JOIN files f ON f.rowid = s.file_rowid ORDER BY top.b, top.r`;
+  const exact = (width: number) => () =>
+    q.all<DeclarationRow>(`WITH top AS MATERIALIZED (${declarationsScored(projectIds, w, "")}) ${ids}, 0 AS n FROM top ${named}`, [match, ...projectIds, width]);
+  // Scored first (scored-first.ts): only the best candidates are looked up to keep the projects' live rows.
+  const fast = (width: number) => (candidates: number) =>
+    q.all<DeclarationRow>(
+      `WITH cand AS MATERIALIZED (${scoredCandidates("symbols_fts", w)}),
+       top AS MATERIALIZED (
+         SELECT cand.r AS r, cand.b AS b FROM cand CROSS JOIN symbol_rows s ON s.rowid = cand.r
+         WHERE s.retired_at IS NULL AND s.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${p})) ORDER BY cand.b, cand.r LIMIT ?)
+       ${ids}, (SELECT count(*) FROM cand) AS n FROM top ${named}`,
+      [match, candidates, ...projectIds, width],
     );
+  return sharedSearch(q, "declarations", JSON.stringify([projectIds, match, weights]), limit, async (width) => {
+    const rows = await scoredFirst(width, fast(width), exact(width));
     return rows.map((r) => ({ symbolId: r.symbol_id, fileId: r.file_id, rowid: Number(r.rowid), score: Number(r.s) }));
   });
+}
+
+interface DeclarationRow {
+  symbol_id: string;
+  file_id: string;
+  rowid: number;
+  s: number;
+  n: number;
 }
 
 /** Top live declarations of these projects matching an FTS5 expression, best first. */
