@@ -48,7 +48,7 @@ describe("full-text totals", () => {
     await db.execute("DELETE FROM symbols_fts WHERE rowid = 3");
     const rows = async () => readVarints(new Uint8Array((await db.get<{ block: ArrayBuffer }>("SELECT block FROM symbols_fts_data WHERE id = 1"))!.block))[0];
     expect(await rows()).toBe(4);
-    expect(await migrate(db, all)).toEqual([45]);
+    expect(await migrate(db, all.filter((m) => m.version <= 45))).toEqual([45]);
     expect(await rows()).toBe(3);
     db.close();
   });
