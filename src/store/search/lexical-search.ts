@@ -52,8 +52,9 @@ export async function searchCells(
 
 /**
  * Top live files of these projects matching an FTS5 expression, as whole
- * documents; without `fileIds`, run once for the stages of an answer on a
- * sharing handle (shared-searches.ts).
+ * documents; without `fileIds`, scored first (scored-first.ts) and run
+ * once for the stages of an answer on a sharing handle (shared-searches.ts);
+ * with them, the exact search (the files asked are few).
  */
 export async function searchFiles(
   q: Queryable,
@@ -107,7 +108,9 @@ export interface CellPool {
  * than once for each, takes out a tenth of a memory answer on a 1 M-line
  * store, its rows unchanged. bm25() cannot run inside a window function:
  * the rows are scored first (materialized), then ranked per file.
- * `documents` are file ids, best first.
+ * `documents` are file ids, best first. Without `fileIds`, only the best
+ * candidates and the documents' own cells are looked up in `cell_rows`
+ * (scored-first.ts); with them, every match is filtered as before.
  */
 export async function searchCellPool(
   q: Queryable,
@@ -134,7 +137,7 @@ export async function searchCellPool(
       [match, ...projectIds, ...(fileIds ?? []), limit, ...docs],
     );
   };
-  // Scored first (scored-first.ts): every matching row's score is kept (the documents' best cells are among them), the rows looked up are the candidates and the documents' own.
+  // Every matching row's score is kept (the documents' best cells are among them); the rows looked up are the candidates and the documents' own.
   const fast = (candidates: number) =>
     q.all<PoolRow>(
       `WITH hits AS MATERIALIZED (SELECT rowid AS r, bm25(cells_fts, ${CELL_WEIGHTS}) AS b FROM cells_fts WHERE cells_fts MATCH ?),

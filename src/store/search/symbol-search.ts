@@ -79,7 +79,8 @@ export interface RankedDeclaration {
  * The rowid and BM25 (lower is better) of the best live declarations of
  * these projects matching an expression, as a statement taking the match,
  * the project ids, then any `extra` filter's arguments and the limit. Every
- * matching row is scored and filtered before the `LIMIT`, so the filter
+ * matching row is scored and filtered before the `LIMIT` (the exact search:
+ * {@link rankedDeclarations} scores first, scored-first.ts), so the filter
  * reads the declaration's own row, where the `symbols` view joined five
  * more tables per row; ids are read for the rows kept.
  */
@@ -95,7 +96,7 @@ export function declarationsScored(projectIds: readonly string[], weights: strin
  * Top live declarations of these projects matching an FTS5 expression,
  * best first: the one statement behind {@link searchSymbols} and the
  * memory answer's declaration search, run once for both on a sharing
- * handle (shared-searches.ts).
+ * handle (shared-searches.ts), scored first (scored-first.ts).
  */
 export async function rankedDeclarations(
   q: Queryable,
