@@ -1,24 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { actions } from "../../tools/index.js";
-import type { Queryable } from "../../src/store/db.js";
 import { filePostings, searchCellPool, searchCells, searchFiles } from "../../src/store/search/lexical-search.js";
 import { CANDIDATES_PER_ROW } from "../../src/store/search/scored-first.js";
 import { rankedDeclarations } from "../../src/store/search/symbol-search.js";
 import { createTestWorld, send } from "../support/test-app.js";
 import type { TestWorld } from "../support/test-app.js";
+import { countingReads } from "../support/counting-reads.js";
 import { fileEntry } from "../support/ingest-helpers.js";
-
-/** The store's reads, counted. */
-function counting(q: Queryable): { q: Queryable; reads: () => number } {
-  let n = 0;
-  const counted: Queryable = {
-    execute: (sql, args) => q.execute(sql, args),
-    all: (sql, args) => (n++, q.all(sql, args)),
-    get: (sql, args) => (n++, q.get(sql, args)),
-    script: (sql) => q.script(sql),
-  };
-  return { q: counted, reads: () => n };
-}
 
 // The other project's files say the word often (its best scores), the main project's once: a search of the
 // main project finds none of its rows among the best candidates and must search the exact way.
@@ -50,7 +38,7 @@ describe("searches scored first, filtered after", () => {
     const db = w.app.deps.db;
     const match = '"lantern" OR "light"';
     for (const [project, statements] of [[w.otherProjectId, 1], [w.projectId, 2]] as const) {
-      const c = counting(db);
+      const c = countingReads(db);
       const pool = await searchCellPool(c.q, [project], match, 2, { fileIds: [], maxFiles: 0, perFile: 1 });
       expect(pool.hits.length).toBeGreaterThan(0);
       expect(pool.hits).toEqual(await searchCells(db, [project], match, 2));
@@ -64,7 +52,7 @@ describe("searches scored first, filtered after", () => {
     const db = w.app.deps.db;
     const match = '"lantern" OR "light"';
     for (const [project, statements] of [[w.otherProjectId, 1], [w.projectId, 2]] as const) {
-      const files = counting(db);
+      const files = countingReads(db);
       const found = await searchFiles(files.q, [project], match, 2);
       expect(found.length).toBeGreaterThan(0);
       expect(files.reads(), `files of ${project}`).toBe(statements);
@@ -72,7 +60,7 @@ describe("searches scored first, filtered after", () => {
       const all = await searchFiles(db, [project], match, 50);
       expect(await searchFiles(db, [project], match, 2, all.map((f) => f.fileId))).toEqual(found);
 
-      const declarations = counting(db);
+      const declarations = countingReads(db);
       const ranked = await rankedDeclarations(declarations.q, [project], match, 2);
       expect(ranked.length).toBeGreaterThan(0);
       expect(declarations.reads(), `declarations of ${project}`).toBe(statements);
@@ -83,7 +71,7 @@ describe("searches scored first, filtered after", () => {
   });
 
   it("reads once when fewer rows match than the limit asks", async () => {
-    const c = counting(w.app.deps.db);
+    const c = countingReads(w.app.deps.db);
     const found = await searchFiles(c.q, [w.otherProjectId], '"lantern"', 50);
     expect(found).toHaveLength(OTHER.length);
     expect(c.reads()).toBe(1);

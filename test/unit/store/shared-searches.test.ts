@@ -1,13 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { indexFileSymbols } from "../../../src/ingest/read/index-symbols.js";
 import { openDatabase } from "../../../src/store/db.js";
-import type { Db, Queryable } from "../../../src/store/db.js";
+import type { Db } from "../../../src/store/db.js";
 import { migrate } from "../../../src/store/migrate.js";
 import { upsertSymbols } from "../../../src/store/code/symbols.js";
 import { searchDeclarations } from "../../../src/store/search/declaration-search.js";
 import { searchFiles } from "../../../src/store/search/lexical-search.js";
 import { sharingSearches } from "../../../src/store/search/shared-searches.js";
 import { searchSymbols } from "../../../src/store/search/symbol-search.js";
+import { countingReads } from "../../support/counting-reads.js";
 import { seedProjectFile } from "../../support/old-store-seed.js";
 
 async function seeded(): Promise<Db> {
@@ -22,24 +23,12 @@ async function seeded(): Promise<Db> {
   return db;
 }
 
-/** The store's reads, counted. */
-function counting(db: Db): { q: Queryable; reads: () => number } {
-  let n = 0;
-  const q: Queryable = {
-    execute: (sql, args) => db.execute(sql, args),
-    all: (sql, args) => (n++, db.all(sql, args)),
-    get: (sql, args) => (n++, db.get(sql, args)),
-    script: (sql) => db.script(sql),
-  };
-  return { q, reads: () => n };
-}
-
 describe("searches shared by the stages of one answer", () => {
   it("runs one declaration search for both callers, with the rows each gets alone", async () => {
     const db = await seeded();
     const match = '"config" OR "file"';
     const alone = [await searchSymbols(db, ["prj_1"], match, 3), await searchDeclarations(db, ["prj_1"], match, 3)];
-    const { q, reads } = counting(db);
+    const { q, reads } = countingReads(db);
     const shared = sharingSearches(q, {});
     const both = [await searchSymbols(shared, ["prj_1"], match, 3), await searchDeclarations(shared, ["prj_1"], match, 3)];
     expect(both).toEqual(alone);
@@ -50,7 +39,7 @@ describe("searches shared by the stages of one answer", () => {
 
   it("serves a narrower file search from the declared width and runs a wider one again", async () => {
     const db = await seeded();
-    const { q, reads } = counting(db);
+    const { q, reads } = countingReads(db);
     const shared = sharingSearches(q, { files: 2 });
     expect((await searchFiles(shared, ["prj_1"], '"config"', 1)).map((h) => h.fileId)).toEqual(["fil_1"]);
     expect(await searchFiles(shared, ["prj_1"], '"config"', 2)).toEqual(await searchFiles(db, ["prj_1"], '"config"', 2));
