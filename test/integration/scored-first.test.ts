@@ -44,6 +44,18 @@ describe("searches scored first, filtered after", () => {
       expect(pool.hits).toEqual(await searchCells(db, [project], match, 2));
       expect(c.reads(), `cells of ${project}`).toBe(statements);
     }
+    // The documents' best cells are the project's, as in the exact search (restricted to all its files, the pool searches so).
+    const ids = new Map((await db.all<{ path: string; file_id: string }>("SELECT path, file_id FROM files")).map((r) => [r.path, r.file_id]));
+    const documents = { fileIds: [ids.get("lantern-1.ts")!, ids.get("light.ts")!, ids.get("guide.md")!], maxFiles: 2, perFile: 1 };
+    // `attic` is the main project's word alone: its cell is the best candidate, so the pool is scored first.
+    const words = '"attic" OR "lantern"';
+    const c = countingReads(db);
+    const scored = await searchCellPool(c.q, [w.projectId], words, 1, documents);
+    expect(c.reads()).toBe(1);
+    const exact = await searchCellPool(db, [w.projectId], words, 1, documents, [ids.get("light.ts")!, ids.get("guide.md")!]);
+    expect(scored).toEqual(exact);
+    expect(scored.documentCells.length).toBeGreaterThan(0);
+    expect(scored.documentCells.every((c) => c.fileId !== ids.get("lantern-1.ts"))).toBe(true);
     const other = await searchCells(db, [w.otherProjectId], match, 100);
     expect(other.length).toBeGreaterThanOrEqual(2 * CANDIDATES_PER_ROW);
   });

@@ -121,7 +121,7 @@ export async function searchCellPool(
   fileIds?: readonly string[],
 ): Promise<CellPool> {
   const p = placeholders(projectIds.length);
-  const docs = [JSON.stringify(documents.fileIds), documents.maxFiles, documents.perFile];
+  const docs = [JSON.stringify(documents.fileIds), ...projectIds, documents.maxFiles, documents.perFile];
   const exact = () => {
     const files = fileIds?.length ? `AND c.file_rowid IN (SELECT rowid FROM files WHERE file_id IN (${placeholders(fileIds.length)}))` : "";
     return q.all<PoolRow>(
@@ -130,7 +130,7 @@ export async function searchCellPool(
          FROM cells_fts JOIN cell_rows c ON c.rowid = cells_fts.rowid
          WHERE cells_fts MATCH ? AND c.retired_at IS NULL AND c.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${p})) ${files}),
        top AS MATERIALIZED (SELECT r, f, b FROM hits ORDER BY b, r LIMIT ?),
-       ${POOL_DOCUMENTS},
+       ${poolDocuments(p)},
        kept AS MATERIALIZED (
          SELECT r, b FROM (SELECT r, b, row_number() OVER (PARTITION BY f ORDER BY b, r) AS k FROM hits WHERE f IN (SELECT f FROM docs)) WHERE k <= ?)
        ${poolRows("0")}`,
@@ -145,7 +145,7 @@ export async function searchCellPool(
        top AS MATERIALIZED (
          SELECT cand.r AS r, c.file_rowid AS f, cand.b AS b FROM cand CROSS JOIN cell_rows c ON c.rowid = cand.r
          WHERE c.retired_at IS NULL AND c.project_rowid IN (SELECT rowid FROM projects WHERE project_id IN (${p})) ORDER BY cand.b, cand.r LIMIT ?),
-       ${POOL_DOCUMENTS},
+       ${poolDocuments(p)},
        held AS MATERIALIZED (
          SELECT h.r, h.b FROM hits h
          WHERE h.r IN (SELECT c.rowid FROM cell_rows c WHERE c.file_rowid IN (SELECT f FROM docs) AND c.retired_at IS NULL)),
@@ -170,10 +170,15 @@ interface PoolRow {
   n: number;
 }
 
-/** The pool's documents: the first of the files given (a JSON list, best first) that hold no cell of `top`, as many as asked. */
-const POOL_DOCUMENTS = `docs AS MATERIALIZED (
+/**
+ * The pool's documents: the first of the files given (a JSON list, best
+ * first) of the projects (`p`, their placeholders) that hold no cell of
+ * `top`, as many as asked; their cells are the projects' whichever way the
+ * cells were searched.
+ */
+const poolDocuments = (p: string) => `docs AS MATERIALIZED (
          SELECT fi.rowid AS f FROM json_each(?) AS j JOIN files fi ON fi.file_id = j.value
-         WHERE fi.rowid NOT IN (SELECT f FROM top) ORDER BY j.key LIMIT ?)`;
+         WHERE fi.project_id IN (${p}) AND fi.rowid NOT IN (SELECT f FROM top) ORDER BY j.key LIMIT ?)`;
 
 /** The pool's rows from `top` and `kept`: the best cells first, then the documents' cells by file; `n` as the statement counts its candidates. */
 const poolRows = (n: string) => `SELECT *, ${n} AS ${CANDIDATE_COUNT} FROM (
