@@ -317,6 +317,9 @@ function stemShare(words: ReturnType<typeof pathWords>, rarity: readonly Rarity[
   return held * (0.5 + 0.5 * own);
 }
 
+/** The weights a question is ranked at when the caller names none: a task's, or a question's. */
+const weightsFor = (query: string): FileRankWeights => (isTask(query) ? TASK_RANK_WEIGHTS : FILE_RANK_WEIGHTS);
+
 /** What {@link evidence} reads for a question. */
 export type FileEvidence = Awaited<ReturnType<typeof evidence>>;
 
@@ -328,7 +331,7 @@ export type FileEvidence = Awaited<ReturnType<typeof evidence>>;
  * promise to `rankFiles` as `early`; a failure is that call's to report.
  */
 export function readFileEvidence(q: Queryable, projectIds: readonly string[], query: string): Promise<FileEvidence> {
-  const early = evidence(q, projectIds, query, isTask(query) ? TASK_RANK_WEIGHTS : FILE_RANK_WEIGHTS);
+  const early = evidence(q, projectIds, query, weightsFor(query));
   early.catch(() => undefined);
   return early;
 }
@@ -367,7 +370,7 @@ export async function rankFiles(
   exclude: ReadonlySet<string> = new Set(),
   early?: Promise<FileEvidence>,
 ): Promise<RankedCodeFile[]> {
-  const w = weights ?? (isTask(query) ? TASK_RANK_WEIGHTS : FILE_RANK_WEIGHTS);
+  const w = weights ?? weightsFor(query);
   const scored = await scoredFiles(q, projectIds, query, extra, w, exclude, weights ? undefined : early);
   const title = w.title > 0 ? taskTitle(query) : undefined;
   const withTitle = title === undefined ? scored : addTitle(scored, await titleScores(q, projectIds, title, scored, exclude), w.title);

@@ -1,6 +1,6 @@
 import type { Queryable } from "../db.js";
 import { placeholders } from "../insert-rows.js";
-import { CANDIDATE_COUNT, scoredCandidates, scoredFirst } from "./scored-first.js";
+import { scoredCandidates, scoredFirst } from "./scored-first.js";
 import { sharedSearch } from "./shared-searches.js";
 
 export interface CellHit {
@@ -181,7 +181,7 @@ const poolDocuments = (p: string) => `docs AS MATERIALIZED (
          WHERE fi.project_id IN (${p}) AND fi.rowid NOT IN (SELECT f FROM top) ORDER BY j.key LIMIT ?)`;
 
 /** The pool's rows from `top` and `kept`: the best cells first, then the documents' cells by file; `n` as the statement counts its candidates. */
-const poolRows = (n: string) => `SELECT *, ${n} AS ${CANDIDATE_COUNT} FROM (
+const poolRows = (n: string) => `SELECT *, ${n} AS n FROM (
          SELECT 0 AS d, top.r, c.cell_id, c.file_id, c.faction_id, c.text, -top.b AS s FROM top JOIN cells c ON c.rowid = top.r
          UNION ALL
          SELECT 1 AS d, kept.r, c.cell_id, c.file_id, c.faction_id, c.text, -kept.b AS s FROM kept JOIN cells c ON c.rowid = kept.r)

@@ -26,9 +26,6 @@
 /** Candidates scored per row asked: twice, so a few retired or foreign rows among the best still leave `limit`. */
 export const CANDIDATES_PER_ROW = 2;
 
-/** The column a scored-first statement adds to its rows: how many candidates it scored and kept before the filter. */
-export const CANDIDATE_COUNT = "n";
-
 /**
  * A CTE body: the `rowid` (`r`) and BM25 (`b`, lower is better) of an FTS5
  * table's best rows matching the statement's next argument, as many as
@@ -42,12 +39,13 @@ export function scoredCandidates(table: "cells_fts" | "files_fts" | "symbols_fts
 
 /**
  * The rows of a search scored first (`fast`, given how many candidates to
- * keep; its rows carry {@link CANDIDATE_COUNT}), or of the exact search
+ * keep; its rows carry `n`, how many candidates it kept before the
+ * filter), or of the exact search
  * when the filter may have cut rows that belong: fewer than `limit` rows
  * kept of a full candidate list, or none kept at all. `kept` counts the
  * ranked rows among those `fast` returns (all of them by default).
  */
-export async function scoredFirst<T extends { [CANDIDATE_COUNT]: number | bigint }>(
+export async function scoredFirst<T extends { n: number | bigint }>(
   limit: number,
   fast: (candidates: number) => Promise<T[]>,
   exact: () => Promise<T[]>,
@@ -57,6 +55,6 @@ export async function scoredFirst<T extends { [CANDIDATE_COUNT]: number | bigint
   const rows = await fast(candidates);
   const n = kept(rows);
   if (n >= limit) return rows;
-  if (rows.length > 0 && Number(rows[0]![CANDIDATE_COUNT]) < candidates) return rows;
+  if (rows.length > 0 && Number(rows[0]!.n) < candidates) return rows;
   return exact();
 }
